@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "onym-ledger",
+    products: [
+        .executable(name: "onym-ledger", targets: ["onym-ledger"]),
+        .library(name: "LedgerFormat", targets: ["LedgerFormat"]),
+        .library(name: "LedgerWriter", targets: ["LedgerWriter"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
+        .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2"]),
+        .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter"]),
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: ["LedgerFormat", "LedgerWriter"],
+            resources: [.copy("Vectors")]
+        ),
+    ]
+)
+
+// Strict settings for every Swift target (STYLE.md guideline 19).
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

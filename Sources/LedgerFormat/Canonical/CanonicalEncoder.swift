@@ -1,0 +1,67 @@
+/// The reference's canonical byte form (reference §1.1): serde_json's compact output over a
+/// `BTreeMap`, i.e. keys in UTF-8 byte order at every depth, no whitespace, `/` unescaped,
+/// non-ASCII raw, `"` and `\` escaped, U+0000–U+001F escaped with the short forms `\b \t \n \f \r`
+/// and `\u00XX` (lowercase hex) for the rest, DEL and U+2028/2029 raw.
+struct CanonicalEncoder {
+    private(set) var output: [UInt8] = []
+
+    init(capacity: Int = 512) {
+        output.reserveCapacity(capacity)
+    }
+
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .integer(let number): append(String(number))
+        case .string(let text): writeString(text)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            write(object)
+        }
+    }
+
+    mutating func write(_ object: JSONObject) {
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in object.members.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeString(member.key)
+            output.append(UInt8(ascii: ":"))
+            write(member.value)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeString(_ text: String) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x08: append("\\b")
+            case 0x09: append("\\t")
+            case 0x0A: append("\\n")
+            case 0x0C: append("\\f")
+            case 0x0D: append("\\r")
+            case 0x00..<0x20:
+                let digits: [UInt8] = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0xF)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+}

@@ -1,0 +1,104 @@
+/// One DeviceCheck write attempt in the reference audit shape (reference §3.13–§3.15):
+/// the requested aggregate bits, the outcome, and the tamper-evident chain hashes.
+public struct WriteLogEntry: Sendable, Equatable {
+    public static let genesis = "genesis"
+    public static let fields: Set<String> = [
+        "sequence", "recordedAt", "deviceBinding", "authorizedBy", "caseOpen", "banned", "outcome",
+        "previousHash", "entryHash", "fieldsWritten",
+    ]
+
+    public let sequence: Int64
+    /// The timestamp text exactly as recorded (the chain hashes the text, not the instant).
+    public let recordedAtText: String
+    public let recordedAt: Instant
+    public let deviceBinding: String
+    public let authorizedBy: String
+    public let caseOpen: Bool
+    public let banned: Bool
+    /// `ok` or `failed: <error text>`.
+    public let outcome: String
+    /// Android's extra chain field (reference §3.14): JSON text of the values actually sent.
+    public let fieldsWritten: String?
+    public let previousHash: String
+    public let entryHash: String
+
+    public init(json: JSONObject) throws(LedgerFormatError) {
+        let reader = FieldReader(json)
+        try reader.rejectUnknownKeys(allowed: Self.fields)
+        sequence = try reader.integer("sequence")
+        guard sequence >= 1 else {
+            throw LedgerFormatError(.invalidValue, "sequence starts at 1", path: "$.sequence")
+        }
+        recordedAtText = try reader.string("recordedAt")
+        recordedAt = try Instant.parse(recordedAtText, field: "$.recordedAt")
+        deviceBinding = try reader.nonEmptyString("deviceBinding")
+        authorizedBy = try reader.nonEmptyString("authorizedBy")
+        caseOpen = try reader.bool("caseOpen")
+        banned = try reader.bool("banned")
+        outcome = try reader.string("outcome")
+        guard outcome == "ok" || outcome.hasPrefix("failed: ") else {
+            throw LedgerFormatError(.invalidValue, "outcome must be \"ok\" or \"failed: <reason>\"", path: "$.outcome")
+        }
+        fieldsWritten = try reader.optionalString("fieldsWritten")
+        previousHash = try reader.string("previousHash")
+        guard previousHash == Self.genesis || ContentAddress(hex: previousHash) != nil else {
+            throw LedgerFormatError(.invalidHex, "previousHash must be \"genesis\" or 64 lowercase hex digits",
+                path: "$.previousHash")
+        }
+        entryHash = try reader.contentAddress("entryHash").hex
+    }
+
+    /// Builds an entry and computes its chain hash.
+    public init(
+        sequence: Int64, recordedAt: String, deviceBinding: String, authorizedBy: String, caseOpen: Bool,
+        banned: Bool, outcome: String, fieldsWritten: String? = nil, previousHash: String
+    ) throws(LedgerFormatError) {
+        self.sequence = sequence
+        self.recordedAtText = recordedAt
+        self.recordedAt = try Instant.parse(recordedAt, field: "$.recordedAt")
+        self.deviceBinding = deviceBinding
+        self.authorizedBy = authorizedBy
+        self.caseOpen = caseOpen
+        self.banned = banned
+        self.outcome = outcome
+        self.fieldsWritten = fieldsWritten
+        self.previousHash = previousHash
+        self.entryHash = Self.chainHash(
+            previous: previousHash, recordedAt: recordedAt, deviceBinding: deviceBinding, authorizedBy: authorizedBy,
+            caseOpen: caseOpen, banned: banned, fieldsWritten: fieldsWritten, outcome: outcome)
+    }
+
+    /// The reference chain hash (`store.rs::append_write_log`): lowercase hex SHA-256 of
+    /// `previous|recordedAt|deviceBinding|authorizedBy|caseOpen|banned|outcome`, booleans as
+    /// `true`/`false`, no escaping of `|`; Android inserts `fieldsWritten` before `outcome`.
+    public static func chainHash(
+        previous: String, recordedAt: String, deviceBinding: String, authorizedBy: String, caseOpen: Bool,
+        banned: Bool, fieldsWritten: String? = nil, outcome: String
+    ) -> String {
+        var parts = [previous, recordedAt, deviceBinding, authorizedBy, String(caseOpen), String(banned)]
+        if let fieldsWritten { parts.append(fieldsWritten) }
+        parts.append(outcome)
+        return SHA256.hash(Array(parts.joined(separator: "|").utf8)).hex
+    }
+
+    /// The hash this entry's fields produce; equal to ``entryHash`` for an untampered entry.
+    public var recomputedHash: String {
+        Self.chainHash(
+            previous: previousHash, recordedAt: recordedAtText, deviceBinding: deviceBinding,
+            authorizedBy: authorizedBy, caseOpen: caseOpen, banned: banned, fieldsWritten: fieldsWritten,
+            outcome: outcome)
+    }
+
+    public var succeeded: Bool { outcome == "ok" }
+
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("sequence", .integer(sequence)), ("recordedAt", .string(recordedAtText)),
+            ("deviceBinding", .string(deviceBinding)), ("authorizedBy", .string(authorizedBy)),
+            ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)), ("outcome", .string(outcome)),
+            ("previousHash", .string(previousHash)), ("entryHash", .string(entryHash)),
+        ])
+        if let fieldsWritten { object.set("fieldsWritten", .string(fieldsWritten)) }
+        return object
+    }
+}

@@ -1,0 +1,47 @@
+/// The kinds of record a ledger stores or accepts, recognized by shape.
+public enum RecordKind: String, Sendable, CaseIterable {
+    case profile
+    case manifest
+    case mandate
+    case verdict
+    case verdictSubmission = "verdict-submission"
+    case receipt
+    case writeLogEntry = "write-log-entry"
+    case caseNotice = "case-notice"
+    case banState = "ban-state"
+    case gateResult = "gate-result"
+
+    /// Recognizes a record by its distinguishing fields; nil when no kind matches.
+    ///
+    /// Each kind has a field no other kind has, so recognition is unambiguous:
+    /// `profileVersion`, `violationClasses`, `mandateVersion`, `verdictVersion`,
+    /// `consentedManifest`, `entryHash`, `noticeVersion`/`evidenceSummary`, `authorityContact`;
+    /// a receipt is exactly `{verdictRef, status, receivedAt}`; a gate result is one of four tags.
+    public static func recognize(_ object: JSONObject) -> RecordKind? {
+        func has(_ key: String) -> Bool { object[key] != nil }
+        if has("profileVersion") { return .profile }
+        if has("violationClasses") { return .manifest }
+        if has("mandateVersion") { return .mandate }
+        if has("verdictVersion") { return .verdict }
+        if has("consentedManifest") { return .verdictSubmission }
+        if has("entryHash") { return .writeLogEntry }
+        if has("evidenceSummary") { return .caseNotice }
+        if has("authorityContact"), has("verdictRef") { return .banState }
+        if has("verdictRef"), has("status") { return .receipt }
+        if object.count == 1, let key = object.keys.first,
+            ["clear", "caseOpen", "banned", "checkRequired"].contains(key)
+        {
+            return .gateResult
+        }
+        return nil
+    }
+
+    /// The key removed for signing bytes and content addresses, when the kind carries its signature inside.
+    public var signatureKey: String? {
+        switch self {
+        case .mandate: Mandate.signatureKey
+        case .verdict, .profile: "signature"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+
+@Suite("Canonical JSON")
+struct CanonicalJSONTests {
+    static let cases = Vectors.canonicalCases()
+
+    @Test func thereAreAtLeastSixtyVectors() {
+        #expect(Self.cases.count >= 60)
+        #expect(Self.cases.allSatisfy { ($0.expected == nil) != ($0.errorCode == nil) })
+    }
+
+    @Test(arguments: cases)
+    func vector(_ testCase: Vectors.CanonicalCase) throws {
+        if let expected = testCase.expected {
+            let object = try CanonicalJSON.parse(testCase.input)
+            let encoded = CanonicalJSON.encode(object)
+            #expect(encoded == expected, "\(String(decoding: encoded, as: UTF8.self))")
+            // The expected form is itself canonical, parses to the same value, and round-trips.
+            #expect(CanonicalJSON.isCanonical(expected))
+            #expect(try CanonicalJSON.parse(expected) == object)
+            #expect(CanonicalJSON.isCanonical(testCase.input) == (testCase.input == expected))
+        } else {
+            let code = try #require(testCase.errorCode)
+            #expect(throws: LedgerFormatError(.init(code), "")) { try CanonicalJSON.parse(testCase.input) }
+            #expect(!CanonicalJSON.isCanonical(testCase.input))
+        }
+    }
+
+    /// For the cases listed as JCS-compatible, the expected output's key order is also RFC 8785's
+    /// UTF-16 code-unit order, so a JCS implementation produces the same bytes.
+    @Test func jcsCompatibleSubsetAgreesWithUTF16Ordering() throws {
+        let names = Vectors.text("canonical-json/jcs-compatible.txt").split(separator: "\n").map(String.init)
+        #expect(names.count >= 20)
+        func utf16Sorted(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let object):
+                let keys = object.keys
+                let ordered = zip(keys, keys.dropFirst()).allSatisfy { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+                return ordered && object.members.allSatisfy { utf16Sorted($0.value) }
+            case .array(let elements):
+                return elements.allSatisfy(utf16Sorted)
+            default:
+                return true
+            }
+        }
+        for name in names {
+            let expected = Vectors.bytes("canonical-json/\(name).expected")
+            #expect(utf16Sorted(.object(try CanonicalJSON.parse(expected))), "\(name)")
+        }
+        // And the one case that is deliberately not JCS: a supplementary-plane key.
+        let divergent = Vectors.bytes("canonical-json/non-ascii-keys-utf8-order.expected")
+        #expect(!utf16Sorted(.object(try CanonicalJSON.parse(divergent))))
+    }
+
+    @Test func errorsCarryByteOffsets() {
+        do {
+            _ = try CanonicalJSON.parse(Array(#"{"a":1,"a":2}"#.utf8))
+            Issue.record("expected a duplicate-key error")
+        } catch {
+            #expect(error.code == .duplicateKey)
+            #expect(error.offset == 7)
+        }
+    }
+
+    @Test func nonCanonicalInputNamesTheFirstDifference() {
+        #expect(throws: LedgerFormatError(.nonCanonical, "")) {
+            try CanonicalJSON.parseCanonical(Array(#"{"b":1,"a":2}"#.utf8))
+        }
+        do {
+            _ = try CanonicalJSON.parseCanonical(Array(#"{"a":1, "b":2}"#.utf8))
+        } catch {
+            #expect(error.offset == 7)
+        }
+    }
+
+    @Test func signingBytesVectors() throws {
+        let document = Vectors.json("reference/expected.json") as! [String: Any]
+        for entry in document["signingBytes"] as! [[String: String]] {
+            let object = try CanonicalJSON.parse(Array(entry["input"]!.utf8))
+            let bytes = CanonicalJSON.signingBytes(of: object, omitting: entry["omit"]!)
+            #expect(String(decoding: bytes, as: UTF8.self) == entry["expected"]!, "\(entry["comment"]!)")
+        }
+    }
+
+    /// Precomposed and decomposed spellings are equal as Swift Strings but distinct JSON keys.
+    @Test func keysCompareByBytesNotCanonicalEquivalence() throws {
+        let object = try CanonicalJSON.parse(Array("{\"\u{E9}\":1,\"e\u{301}\":2}".utf8))
+        #expect(object.count == 2)
+        #expect(object["\u{E9}"] == .integer(1))
+        #expect(object["e\u{301}"] == .integer(2))
+        #expect(JSONValue.string("\u{E9}") != JSONValue.string("e\u{301}"))
+    }
+}

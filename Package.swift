@@ -15,9 +15,11 @@ let package = Package(
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2"]),
         .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter"]),
+        // Deterministic parties and record builders shared by tests and fixture generators.
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["LedgerFormat", "LedgerWriter"],
+            dependencies: ["LedgerFormat", "LedgerWriter", "LedgerTestSupport"],
             resources: [.copy("Vectors")]
         ),
     ]

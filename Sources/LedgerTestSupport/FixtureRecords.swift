@@ -1,0 +1,83 @@
+public import LedgerFormat
+
+/// Builders for signed mandates and verdicts that follow the reference's construction rules
+/// (authority `cases.rs`), with a hook to break any field before signing.
+public enum FixtureRecords {
+    /// A mandate signed by `user` and countersigned by the interface's key for the authority.
+    public static func mandate(
+        user: Ed25519.PrivateKey, interface: FixtureInterface, authority: FixtureAuthority, classes: [String],
+        deviceBinding: String, acceptedAt: String, epoch: UInt32 = 0, countersign: Bool = true,
+        edit: (inout JSONObject) -> Void = { _ in }
+    ) -> JSONObject {
+        var unsigned = JSONObject([
+            ("mandateVersion", .integer(1)), ("user", .string(user.publicKey.onymKey)),
+            ("interface", .string(interface.componentId)), ("authority", .string(authority.componentId)),
+            ("manifestHash", .string(authority.manifestHash.hex)), ("classes", .array(classes.map { .string($0) })),
+            ("deviceBinding", .string(deviceBinding)), ("acceptedAt", .string(acceptedAt)),
+        ])
+        edit(&unsigned)
+        let bytes = CanonicalJSON.encode(unsigned)
+        var signatures: [JSONValue] = [.string(Base64.encode(user.signature(for: bytes)))]
+        if countersign {
+            let key = interface.countersigningKey(for: authority.componentId, epoch: epoch)
+            signatures.append(.string(Base64.encode(key.signature(for: bytes))))
+        }
+        unsigned.set("signatures", .array(signatures))
+        return unsigned
+    }
+
+    public enum Disposition: Sendable {
+        case openCase
+        case dismiss
+        case ban
+    }
+
+    /// A verdict for `mandate` built as the authority builds it at `decidedAt`, then signed.
+    public static func verdict(
+        _ disposition: Disposition, caseId: String, mandate: Mandate, authority: FixtureAuthority, classId: String,
+        decidedAt: String, reasoning: String = "sha256:abababababababababababababababababababababababababababababababab",
+        extra: [(String, JSONValue)] = [], edit: (inout JSONObject) -> Void = { _ in }
+    ) -> JSONObject {
+        var verdict = JSONObject([
+            ("verdictVersion", .integer(1)), ("caseId", .string(caseId)), ("authority", .string(authority.componentId)),
+            ("mandateRef", .string(mandate.ref.hex)), ("accusedKeys", .array([.string(mandate.userKey)])),
+            ("deviceBinding", .string(mandate.deviceBinding)), ("classId", .string(classId)),
+            ("reasoning", .string(reasoning)), ("decidedAt", .string(decidedAt)),
+        ])
+        let decided = Instant.parse(decidedAt)!
+        switch disposition {
+        case .openCase:
+            verdict.set("disposition", .string("open-case"))
+            verdict.set("marks", marks(caseOpen: true, banned: false))
+            verdict.set("final", .bool(false))
+        case .dismiss:
+            verdict.set("disposition", .string("dismiss"))
+            verdict.set("marks", marks(caseOpen: false, banned: false))
+            verdict.set("final", .bool(true))
+        case .ban:
+            let terms = authority.manifest().violationClass(classId)!
+            let appealDeadline = decided.adding(days: terms.appealWindowDays)
+            let executeAfter = terms.appealEffect == .suspensive ? appealDeadline : decided
+            verdict.set("disposition", .string("ban"))
+            verdict.set("marks", marks(caseOpen: false, banned: true))
+            verdict.set("final", .bool(false))
+            verdict.set("appealDeadline", .string(appealDeadline.rfc3339))
+            verdict.set("executeAfter", .string(executeAfter.rfc3339))
+            if case .days(let days) = terms.banTerm {
+                verdict.set("banExpires", .string(executeAfter.adding(days: days).rfc3339))
+            }
+        }
+        for (key, value) in extra { verdict.set(key, value) }
+        edit(&verdict)
+        return authority.sign(verdict)
+    }
+
+    /// `{verdict, consentedManifest}` as an authority delivers it.
+    public static func submission(_ verdict: JSONObject, authority: FixtureAuthority) -> JSONObject {
+        JSONObject([("verdict", .object(verdict)), ("consentedManifest", .string(Base64.encode(authority.manifestBytes)))])
+    }
+
+    private static func marks(caseOpen: Bool, banned: Bool) -> JSONValue {
+        .object(JSONObject([("case-open", .bool(caseOpen)), ("banned", .bool(banned))]))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerTestSupport
+
+/// Every vector and fixture record, and a mutation of each that breaks one field rule, is run
+/// through an outside JSON Schema 2020-12 validator (python `jsonschema`, via
+/// scripts/validate-records.py) and through the Swift decoder; both must agree on accept/reject.
+@Suite("Schemas agree with the decoders")
+struct SchemaAgreementTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Sample {
+        let name: String
+        let kind: RecordKind
+        let bytes: [UInt8]
+        let shouldBeValid: Bool
+    }
+
+    static func corpus() -> [Sample] {
+        let authority = FixtureAuthority(
+            classes: FixtureClass.referenceClasses + [FixtureClass("permanent-harm", banTerm: "permanent")])
+        let user = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x05))!
+        let mandateJSON = FixtureRecords.mandate(
+            user: user, interface: FixtureInterface(), authority: authority, classes: ["csam", "permanent-harm"],
+            deviceBinding: "enrollment:1", acceptedAt: "2026-08-08T00:00:00Z")
+        let mandate = try! Mandate(json: mandateJSON)
+        let ban = FixtureRecords.verdict(
+            .ban, caseId: "case-1", mandate: mandate, authority: authority, classId: "csam",
+            decidedAt: "2026-08-18T00:00:00Z",
+            extra: [("appealUrl", .string("https://a.example/appeal")), ("newHolderUrl", .string("https://a.example/nh"))])
+        let open = FixtureRecords.verdict(
+            .openCase, caseId: "case-2", mandate: mandate, authority: authority, classId: "csam",
+            decidedAt: "2026-08-18T00:00:00Z")
+        let dismiss = FixtureRecords.verdict(
+            .dismiss, caseId: "case-2", mandate: mandate, authority: authority, classId: "csam",
+            decidedAt: "2026-08-19T00:00:00+02:00")
+        let receipt = VerdictReceipt(
+            verdictRef: try! Verdict(json: ban).ref, status: .queued, receivedAt: Instant.parse("2026-08-18T00:05:00Z")!)
+        let entry = try! WriteLogEntry(
+            sequence: 1, recordedAt: "2026-08-18T01:00:00Z", deviceBinding: "enrollment:1",
+            authorizedBy: try! Verdict(json: ban).ref.hex, caseOpen: false, banned: true, outcome: "ok",
+            previousHash: WriteLogEntry.genesis)
+        let failed = try! WriteLogEntry(
+            sequence: 2, recordedAt: "2026-08-18T01:00:00Z", deviceBinding: "enrollment:1", authorizedBy: "expiry",
+            caseOpen: false, banned: false, outcome: "failed: mark_write_failed: timeout", fieldsWritten: "{}",
+            previousHash: entry.entryHash)
+        let notice = CaseNotice(projecting: try! Verdict(json: open), terms: authority.manifest().classes[0])
+        let banState = BanState(governing: try! Verdict(json: ban))
+
+        var samples: [Sample] = []
+        func add(_ name: String, _ kind: RecordKind, _ object: JSONObject, valid: Bool = true) {
+            samples.append(Sample(name: name, kind: kind, bytes: CanonicalJSON.encode(object), shouldBeValid: valid))
+        }
+        func mutate(_ name: String, _ kind: RecordKind, _ base: JSONObject, _ edit: (inout JSONObject) -> Void) {
+            var copy = base
+            edit(&copy)
+            add(name, kind, copy, valid: false)
+        }
+
+        samples.append(Sample(name: "reference-mandate", kind: .mandate,
+            bytes: Vectors.bytes("reference/derived-mandate.json"), shouldBeValid: true))
+        samples.append(Sample(name: "reference-verdict", kind: .verdict,
+            bytes: Vectors.bytes("reference/derived-ban-verdict.json"), shouldBeValid: true))
+        samples.append(Sample(name: "fixture-manifest", kind: .manifest, bytes: authority.manifestBytes, shouldBeValid: true))
+        add("profile", .profile, FixtureProfile.appleDeviceCheck)
+        add("mandate", .mandate, mandateJSON)
+        add("verdict-ban", .verdict, ban)
+        add("verdict-open-case", .verdict, open)
+        add("verdict-dismiss", .verdict, dismiss)
+        add("submission", .verdictSubmission, FixtureRecords.submission(ban, authority: authority))
+        add("receipt", .receipt, receipt.json)
+        add("entry", .writeLogEntry, entry.json)
+        add("entry-failed-android", .writeLogEntry, failed.json)
+        add("notice", .caseNotice, notice.json)
+        add("ban-state", .banState, banState.json)
+        add("gate-clear", .gateResult, GateResult.clear.json)
+        add("gate-case-open", .gateResult, GateResult.caseOpen([notice]).json)
+        add("gate-banned", .gateResult, GateResult.banned(banState).json)
+        add("gate-check-required", .gateResult, GateResult.checkRequired(.reidentificationRequired).json)
+
+        // One broken rule each.
+        let manifestJSON = authority.manifest().json
+        func manifestMutation(_ name: String, _ edit: (inout JSONObject) -> Void) {
+            var copy = manifestJSON
+            edit(&copy)
+            samples.append(Sample(name: name, kind: .manifest, bytes: PrettyJSON.render(.object(copy)), shouldBeValid: false))
+        }
+        manifestMutation("manifest-no-operator") { $0.remove("operator") }
+        manifestMutation("manifest-bad-duration") { object in
+            var classes = object["violationClasses"]!
+            if case .array(var list) = classes, case .object(var first) = list[0] {
+                first.set("appealWindow", .string("P0D"))
+                list[0] = .object(first)
+                classes = .array(list)
+            }
+            object.set("violationClasses", classes)
+        }
+        manifestMutation("manifest-bad-effect") { object in
+            if case .array(var list) = object["violationClasses"]!, case .object(var first) = list[0] {
+                first.set("appealEffect", .string("sometimes"))
+                list[0] = .object(first)
+                object.set("violationClasses", .array(list))
+            }
+        }
+        manifestMutation("manifest-version-2") { $0.set("version", .integer(2)) }
+        mutate("profile-wrong-bits", .profile, FixtureProfile.appleDeviceCheck) {
+            $0.set("markBindings", .object(JSONObject([("case-open", .string("bit1")), ("banned", .string("bit0"))])))
+        }
+        mutate("profile-no-specification", .profile, FixtureProfile.appleDeviceCheck) { $0.remove("specification") }
+        mutate("mandate-no-classes", .mandate, mandateJSON) { $0.set("classes", .array([])) }
+        mutate("mandate-repeated-class", .mandate, mandateJSON) { $0.set("classes", .array([.string("a"), .string("a")])) }
+        mutate("mandate-uppercase-key", .mandate, mandateJSON) {
+            $0.set("user", .string("onym:key:" + String(repeating: "A", count: 64)))
+        }
+        mutate("mandate-short-hash", .mandate, mandateJSON) { $0.set("manifestHash", .string("abc")) }
+        mutate("mandate-three-signatures", .mandate, mandateJSON) { object in
+            if case .array(let list) = object["signatures"]! { object.set("signatures", .array(list + [list[0]])) }
+        }
+        mutate("mandate-unpadded-signature", .mandate, mandateJSON) { $0.set("signatures", .array([.string("AAAA")])) }
+        mutate("mandate-version-string", .mandate, mandateJSON) { $0.set("mandateVersion", .string("1")) }
+        mutate("mandate-bad-timestamp", .mandate, mandateJSON) { $0.set("acceptedAt", .string("yesterday")) }
+        mutate("mandate-blank-binding", .mandate, mandateJSON) { $0.set("deviceBinding", .string("  ")) }
+        mutate("verdict-unknown-disposition", .verdict, ban) { $0.set("disposition", .string("reverse")) }
+        mutate("verdict-extra-mark", .verdict, ban) {
+            $0.set("marks", .object(JSONObject([("case-open", .bool(false)), ("banned", .bool(true)), ("x", .bool(true))])))
+        }
+        mutate("verdict-no-signature", .verdict, ban) { $0.remove("signature") }
+        mutate("verdict-final-string", .verdict, ban) { $0.set("final", .string("false")) }
+        mutate("verdict-bad-mandate-ref", .verdict, ban) { $0.set("mandateRef", .string("XYZ")) }
+        mutate("verdict-component-prefix", .verdict, ban) { $0.set("authority", .string("authority")) }
+        mutate("submission-extra-field", .verdictSubmission, FixtureRecords.submission(ban, authority: authority)) {
+            $0.set("note", .string("x"))
+        }
+        mutate("submission-not-base64", .verdictSubmission, FixtureRecords.submission(ban, authority: authority)) {
+            $0.set("consentedManifest", .string("not base64!"))
+        }
+        mutate("receipt-executed", .receipt, receipt.json) { $0.set("status", .string("executed")) }
+        mutate("receipt-extra", .receipt, receipt.json) { $0.set("note", .string("x")) }
+        mutate("entry-sequence-zero", .writeLogEntry, entry.json) { $0.set("sequence", .integer(0)) }
+        mutate("entry-bad-outcome", .writeLogEntry, entry.json) { $0.set("outcome", .string("maybe")) }
+        mutate("entry-bad-previous", .writeLogEntry, entry.json) { $0.set("previousHash", .string("start")) }
+        mutate("entry-unknown-field", .writeLogEntry, entry.json) { $0.set("app", .string("x")) }
+        mutate("entry-bits-as-ints", .writeLogEntry, entry.json) { $0.set("banned", .integer(1)) }
+        mutate("notice-missing-deadline", .caseNotice, notice.json) { $0.remove("decisionDeadline") }
+        mutate("ban-state-no-contact", .banState, banState.json) { $0.remove("authorityContact") }
+        mutate("gate-two-tags", .gateResult, GateResult.clear.json) { $0.set("banned", .object(JSONObject())) }
+        mutate("gate-unknown-reason", .gateResult, GateResult.clear.json) {
+            $0 = JSONObject([("checkRequired", .object(JSONObject([("_0", .string("bored"))])))])
+        }
+        mutate("gate-clear-payload", .gateResult, GateResult.clear.json) {
+            $0.set("clear", .object(JSONObject([("_0", .integer(1))])))
+        }
+        return samples
+    }
+
+    @Test func outsideValidatorAndDecoderAgree() throws {
+        let scratch = ScratchDirectory()
+        let samples = Self.corpus()
+        #expect(samples.count >= 50)
+        var arguments: [String] = []
+        for sample in samples {
+            let path = scratch.path(sample.name + ".json")
+            try Data(sample.bytes).write(to: URL(fileURLWithPath: path))
+            arguments.append("\(sample.kind.rawValue)=\(path)")
+        }
+        let script = Self.repositoryRoot.appendingPathComponent("scripts/validate-records.py").path
+        let result = run("python3", [script] + arguments)
+        try #require(result.status == 0, "validator failed (is python3-jsonschema installed? `make test` installs it): \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        try #require(lines.count == samples.count)
+        for (sample, line) in zip(samples, lines) {
+            let verdict = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let schemaAccepts = verdict["valid"] as! Bool
+            let decoderAccepts: Bool
+            do {
+                _ = try DecodedRecord.decode(sample.bytes, as: sample.kind)
+                decoderAccepts = true
+            } catch {
+                decoderAccepts = false
+            }
+            #expect(schemaAccepts == sample.shouldBeValid, "\(sample.name): schema says \(verdict["error"] ?? "valid")")
+            #expect(decoderAccepts == sample.shouldBeValid, "\(sample.name): decoder disagrees")
+        }
+    }
+
+    @Test func shapesAreRecognizedWithoutAKind() throws {
+        for sample in Self.corpus() where sample.shouldBeValid {
+            let object = try CanonicalJSON.parse(sample.bytes)
+            #expect(RecordKind.recognize(object) == sample.kind, "\(sample.name)")
+        }
+    }
+}

@@ -1,1 +1,50 @@
-print("onym-ledger")
+import Foundation
+
+/// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
+enum OnymLedger {
+    static let verbs: [any Command.Type] = [Inspect.self, Keygen.self]
+
+    static let usage = """
+        OVERVIEW: A signed, append-only git ledger of Onym moderation enforcement, and its offline verifier.
+
+        USAGE: onym-ledger <verb> [options]
+
+        VERBS:
+        \(verbs.map { "  \($0.configuration.commandName.padded(to: 12))\($0.configuration.abstract)" }.joined(separator: "\n"))
+
+        EXIT CODES: 0 ok, 1 rejected (findings), 64 usage, 65 unreadable or refused input, 70 internal error.
+        See 'onym-ledger <verb> --help' for a verb's options.
+        """
+
+    static func main() -> Int32 {
+        var raw = Array(CommandLine.arguments.dropFirst())
+        guard let verbName = raw.first else {
+            Output.err(usage)
+            return ExitCode.usage.rawValue
+        }
+        if verbName == "--help" || verbName == "-h" || verbName == "help" {
+            Output.out(usage)
+            return 0
+        }
+        raw.removeFirst()
+        guard let verb = verbs.first(where: { $0.configuration.commandName == verbName }) else {
+            Output.err("onym-ledger: unknown verb '\(verbName)'\n\n\(usage)")
+            return ExitCode.usage.rawValue
+        }
+        var arguments = Arguments(raw)
+        if arguments.wantsHelp {
+            Output.out(verb.helpText)
+            return 0
+        }
+        do throws(CLIError) {
+            let command = try verb.init(parsing: &arguments)
+            return try command.run().rawValue
+        } catch {
+            Output.err("onym-ledger \(verbName): \(error.message)")
+            if error.exitCode == .usage { Output.err("See 'onym-ledger \(verbName) --help'.") }
+            return error.exitCode.rawValue
+        }
+    }
+}
+
+exit(OnymLedger.main())

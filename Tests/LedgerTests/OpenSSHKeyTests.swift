@@ -8,13 +8,13 @@ struct OpenSSHKeyTests {
     @Test func loadsAKeyMadeByRealSSHKeygen() throws {
         let scratch = ScratchDirectory()
         let keyPath = scratch.path("id_ed25519")
-        let made = run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "test@onym", "-f", keyPath])
+        let made = runProcess("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "test@onym", "-f", keyPath])
         try #require(made.status == 0, "ssh-keygen failed: \(made.stderr)")
         let key = try OpenSSHKey.parsePrivateKey(try String(contentsOfFile: keyPath, encoding: .utf8))
         let publicLine = try String(contentsOfFile: keyPath + ".pub", encoding: .utf8)
         #expect(try OpenSSHKey.parsePublicKey(publicLine) == key.publicKey)
         #expect(OpenSSHKey.publicKeyLine(key.publicKey, comment: "test@onym") + "\n" == publicLine)
-        let fingerprint = run("ssh-keygen", ["-l", "-f", keyPath + ".pub"]).stdout
+        let fingerprint = runProcess("ssh-keygen", ["-l", "-f", keyPath + ".pub"]).stdout
         #expect(fingerprint.contains(OpenSSHKey.fingerprint(key.publicKey)))
     }
 
@@ -24,7 +24,7 @@ struct OpenSSHKeyTests {
         let keyPath = scratch.path("key")
         try OpenSSHKey.privateKeyFile(key, comment: "ledger").write(toFile: keyPath, atomically: true, encoding: .utf8)
         chmod(keyPath, 0o600)
-        let derived = run("ssh-keygen", ["-y", "-f", keyPath])
+        let derived = runProcess("ssh-keygen", ["-y", "-f", keyPath])
         try #require(derived.status == 0, "ssh-keygen -y failed: \(derived.stderr)")
         #expect(try OpenSSHKey.parsePublicKey(derived.stdout) == key.publicKey)
         // Deterministic: the same seed writes the same file.
@@ -34,7 +34,7 @@ struct OpenSSHKeyTests {
     @Test func rejectsEncryptedAndMalformedKeys() throws {
         let scratch = ScratchDirectory()
         let keyPath = scratch.path("enc")
-        let made = run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "secret-pass", "-f", keyPath])
+        let made = runProcess("ssh-keygen", ["-q", "-t", "ed25519", "-N", "secret-pass", "-f", keyPath])
         try #require(made.status == 0)
         #expect(throws: LedgerFormatError(.invalidSSHKey, "")) {
             try OpenSSHKey.parsePrivateKey(try String(contentsOfFile: keyPath, encoding: .utf8))
@@ -52,7 +52,7 @@ struct OpenSSHKeyTests {
         try (signature.armored + "\n").write(toFile: scratch.path("msg.sig"), atomically: true, encoding: .utf8)
         try "signer@onym \(OpenSSHKey.publicKeyLine(key.publicKey))\n"
             .write(toFile: scratch.path("allowed"), atomically: true, encoding: .utf8)
-        let verified = run(
+        let verified = runProcess(
             "ssh-keygen", ["-Y", "verify", "-f", scratch.path("allowed"), "-I", "signer@onym", "-n", "git", "-s",
                 scratch.path("msg.sig")], stdin: Data(message))
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
@@ -65,7 +65,7 @@ struct OpenSSHKeyTests {
         let keyPath = scratch.path("signing")
         try OpenSSHKey.privateKeyFile(key).write(toFile: keyPath, atomically: true, encoding: .utf8)
         chmod(keyPath, 0o600)
-        let signed = run("ssh-keygen", ["-Y", "sign", "-f", keyPath, "-n", "git", scratch.path("msg")])
+        let signed = runProcess("ssh-keygen", ["-Y", "sign", "-f", keyPath, "-n", "git", scratch.path("msg")])
         try #require(signed.status == 0, "\(signed.stderr)")
         let theirs = try SSHSignature.parse(armored: try String(contentsOfFile: scratch.path("msg.sig"), encoding: .utf8))
         #expect(theirs.publicKey == key.publicKey)

@@ -167,7 +167,7 @@ struct SchemaAgreementTests {
             arguments.append("\(sample.kind.rawValue)=\(path)")
         }
         let script = Self.repositoryRoot.appendingPathComponent("scripts/validate-records.py").path
-        let result = run("python3", [script] + arguments)
+        let result = runProcess("python3", [script] + arguments)
         try #require(result.status == 0, "validator failed (is python3-jsonschema installed? `make test` installs it): \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         try #require(lines.count == samples.count)

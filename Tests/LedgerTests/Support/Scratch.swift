@@ -16,7 +16,7 @@ struct ScratchDirectory: ~Copyable {
 
 /// Runs a process to completion and returns its exit status and output.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: URL? = nil)
+func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: URL? = nil)
     -> (status: Int32, stdout: String, stderr: String)
 {
     let process = Process()
@@ -46,3 +46,4 @@ func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: U
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }
+

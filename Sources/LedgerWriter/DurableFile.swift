@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Durable file writes for the non-git files onym-ledger writes (keys, trust state): temp file →
+/// fsync → rename → fsync directory (STYLE.md guideline 13), so a crash leaves the old file or the
+/// new one, never a torn one.
+public enum DurableFile {
+    public struct WriteError: Error, CustomStringConvertible {
+        public let path: String
+        public let operation: String
+        public let errno: Int32
+        public var description: String { "\(path): \(operation) failed: \(String(cString: strerror(errno)))" }
+    }
+
+    /// Writes `bytes` to `path` with `mode`; with `exclusive`, refuses to replace an existing file.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false) throws(WriteError) {
+        if exclusive, access(path, F_OK) == 0 {
+            throw WriteError(path: path, operation: "create (file exists)", errno: EEXIST)
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw WriteError(path: temporary, operation: "open", errno: errno) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let saved = errno
+                close(fd)
+                unlink(temporary)
+                throw WriteError(path: temporary, operation: "write", errno: saved)
+            }
+            written += result
+        }
+        guard fsync(fd) == 0 else {
+            let saved = errno
+            close(fd)
+            unlink(temporary)
+            throw WriteError(path: temporary, operation: "fsync", errno: saved)
+        }
+        close(fd)
+        if exclusive {
+            // link(2) fails if the target appeared meanwhile: no silent replace.
+            guard link(temporary, path) == 0 else {
+                let saved = errno
+                unlink(temporary)
+                throw WriteError(path: path, operation: "create", errno: saved)
+            }
+            unlink(temporary)
+        } else {
+            guard rename(temporary, path) == 0 else {
+                let saved = errno
+                unlink(temporary)
+                throw WriteError(path: path, operation: "rename", errno: saved)
+            }
+        }
+        syncDirectory(of: path)
+    }
+
+    private static func syncDirectory(of path: String) {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

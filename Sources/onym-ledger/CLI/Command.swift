@@ -1,0 +1,61 @@
+/// The CLI's exit codes (sysexits.h, as DESIGN §8 and the README document them).
+struct ExitCode: Equatable, Error {
+    let rawValue: Int32
+    static let success = ExitCode(rawValue: 0)
+    /// Verification failed, or a record has findings.
+    static let rejected = ExitCode(rawValue: 1)
+    /// EX_USAGE: bad arguments.
+    static let usage = ExitCode(rawValue: 64)
+    /// EX_DATAERR: input data that cannot be read or parsed, or a batch that is refused.
+    static let dataError = ExitCode(rawValue: 65)
+    /// EX_SOFTWARE: an internal error.
+    static let internalError = ExitCode(rawValue: 70)
+}
+
+/// How a verb describes itself, in the shape of swift-argument-parser's `CommandConfiguration`.
+struct CommandConfiguration {
+    let commandName: String
+    let abstract: String
+    let usage: String
+    var discussion: String = ""
+    var options: [OptionHelp] = []
+}
+
+struct OptionHelp {
+    let names: String
+    let help: String
+}
+
+/// A user-facing error: printed as `onym-ledger VERB: message` with its exit code.
+struct CLIError: Error {
+    let message: String
+    let exitCode: ExitCode
+
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, exitCode: .usage) }
+    static func data(_ message: String) -> CLIError { CLIError(message: message, exitCode: .dataError) }
+}
+
+/// One verb. `init(parsing:)` takes the arguments after the verb; `run()` calls a library front
+/// end and maps its outcome to an exit code.
+protocol Command: Sendable {
+    static var configuration: CommandConfiguration { get }
+    init(parsing arguments: inout Arguments) throws(CLIError)
+    func run() throws(CLIError) -> ExitCode
+}
+
+extension Command {
+    static var helpText: String {
+        let config = configuration
+        var text = "OVERVIEW: \(config.abstract)\n\nUSAGE: onym-ledger \(config.usage)\n"
+        if !config.discussion.isEmpty { text += "\n\(config.discussion)\n" }
+        if !config.options.isEmpty {
+            text += "\nOPTIONS:\n"
+            let width = min(34, (config.options.map(\.names.count).max() ?? 0) + 2)
+            for option in config.options + [OptionHelp(names: "-h, --help", help: "Show help information.")] {
+                let padded = option.names.padded(to: max(width, option.names.count + 2))
+                text += "  \(padded)\(option.help)\n"
+            }
+        }
+        return text
+    }
+}

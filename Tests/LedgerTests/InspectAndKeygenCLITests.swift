@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerTestSupport
+
+@Suite("CLI: inspect and keygen")
+struct InspectAndKeygenCLITests {
+    static let interfaceKey = "onym:key:66be7e332c7a453332bd9d0a7f7db055f5c5ef1a06ada66d98b39fb6810c473a"
+
+    @Test func cleanMandateExitsZero() {
+        let result = CLI.run(["inspect", Vectors.url("reference/derived-mandate.json").path, "--key", Self.interfaceKey])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("content address:  1e45818186bf94f95785175e1e206085908dd6d10099b9d5a51f3df6af73f3ce"))
+        #expect(result.stdout.contains("signature interface: valid"))
+        #expect(result.stdout.contains("findings:         none"))
+    }
+
+    @Test func unknownInterfaceKeyIsReportedButNotAFinding() {
+        let result = CLI.run(["inspect", Vectors.url("reference/derived-mandate.json").path, "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"{"role":"interface","status":"key-unknown"}"#))
+        #expect(result.stdout.contains(#""findings":[]"#))
+    }
+
+    @Test func tamperedVerdictIsAFinding() throws {
+        let scratch = ScratchDirectory()
+        var object = try CanonicalJSON.parse(Vectors.bytes("reference/derived-ban-verdict.json"))
+        object.set("banExpires", .string("2027-12-16T00:00:00Z"))
+        let path = scratch.path("verdict.json")
+        try Data(CanonicalJSON.encode(object)).write(to: URL(fileURLWithPath: path))
+        let result = CLI.run([
+            "inspect", path, "--key", "onym:key:ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c", "--json",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#""code":"signature.invalid""#))
+    }
+
+    @Test func nonCanonicalStoredKindIsAFinding() throws {
+        let scratch = ScratchDirectory()
+        let pretty = PrettyJSON.render(.object(try CanonicalJSON.parse(Vectors.bytes("reference/derived-mandate.json"))))
+        let path = scratch.path("mandate.json")
+        try Data(pretty).write(to: URL(fileURLWithPath: path))
+        let result = CLI.run(["inspect", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("canonical:        NO"))
+        #expect(result.stdout.contains("nonCanonical"))
+    }
+
+    @Test func verdictValidationWithMandateAndManifest() throws {
+        let scratch = ScratchDirectory()
+        let authority = FixtureAuthority()
+        let mandateJSON = FixtureRecords.mandate(
+            user: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x05))!, interface: FixtureInterface(),
+            authority: authority, classes: ["unsolicited-pornography"], deviceBinding: "enrollment:1",
+            acceptedAt: "2026-08-08T00:00:00Z")
+        let mandate = try Mandate(json: mandateJSON)
+        let verdict = FixtureRecords.verdict(
+            .ban, caseId: "case-1", mandate: mandate, authority: authority, classId: "unsolicited-pornography",
+            decidedAt: "2026-08-18T00:00:00Z")
+        try Data(CanonicalJSON.encode(mandateJSON)).write(to: URL(fileURLWithPath: scratch.path("m.json")))
+        try Data(CanonicalJSON.encode(FixtureRecords.submission(verdict, authority: authority)))
+            .write(to: URL(fileURLWithPath: scratch.path("s.json")))
+        let stored = CLI.run(["inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-18T00:01:00Z"])
+        #expect(stored.status == 0, "\(stored.stdout)\(stored.stderr)")
+        #expect(stored.stdout.contains("valid, stored until executeAfter"))
+        let early = CLI.run(["inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-17T00:00:00Z"])
+        #expect(early.status == 1)
+        #expect(early.stdout.contains("verdict.notYetValid"))
+    }
+
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, "duplicateKey"), ("[1]", "notAnObject"), (#"{"a":1.5}"#, "floatNotAllowed"),
+        (#"{"x":1}"#, "unknownKind"), ("", "invalidJSON"),
+    ])
+    func unreadableInputExits65(_ input: String, _ code: String) {
+        let result = CLI.run(["inspect", "-"], stdin: Data(input.utf8))
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(code))
+    }
+
+    @Test func missingFileExits65() {
+        let result = CLI.run(["inspect", "/nonexistent/record.json"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("/nonexistent/record.json: no such file"))
+    }
+
+    @Test(arguments: [["inspect"], ["inspect", "a", "b"], ["inspect", "a", "--bogus"], ["inspect", "a", "--key", "nope"],
+        ["keygen"], ["keygen", "--out", "x", "--seed", "zz"], ["frobnicate"], []])
+    func usageErrorsExit64(_ arguments: [String]) {
+        #expect(CLI.run(arguments).status == 64)
+    }
+
+    @Test(arguments: ["inspect", "keygen"])
+    func everyVerbHasHelp(_ verb: String) {
+        let result = CLI.run([verb, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: onym-ledger \(verb)"))
+    }
+
+    @Test func keygenWritesKeysSSHKeygenReadsAndNeverOverwrites() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("signing")
+        let result = CLI.run(["keygen", "--out", path, "--seed", String(repeating: "07", count: 32)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "onym:key:ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c\n")
+        let derived = runProcess("ssh-keygen", ["-y", "-f", path])
+        #expect(derived.status == 0)
+        #expect(derived.stdout.hasPrefix(try String(contentsOfFile: path + ".pub", encoding: .utf8).prefix(80)))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(CLI.run(["keygen", "--out", path]).status == 64)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}

@@ -36,19 +36,22 @@ public struct FixtureClass: Sendable {
     /// The reference manifest's three classes (onym-wire.md §3.2).
     public static let referenceClasses: [FixtureClass] = [
         FixtureClass("csam", responseWindow: "P3D", decisionDeadline: "P7D", appealWindow: "P30D", banTerm: "P365D"),
-        FixtureClass("credible-violence", responseWindow: "P7D", decisionDeadline: "P14D", appealWindow: "P30D",
+        FixtureClass(
+            "credible-violence", responseWindow: "P7D", decisionDeadline: "P14D", appealWindow: "P30D",
             banTerm: "P365D"),
-        FixtureClass("unsolicited-pornography", responseWindow: "P7D", decisionDeadline: "P14D", appealWindow: "P30D",
+        FixtureClass(
+            "unsolicited-pornography", responseWindow: "P7D", decisionDeadline: "P14D", appealWindow: "P30D",
             banTerm: "P90D", appealEffect: "suspensive"),
     ]
 
     var json: JSONValue {
-        .object(JSONObject([
-            ("classId", .string(classId)), ("definition", .string("https://authority.example/policy/\(classId)")),
-            ("responseWindow", .string(responseWindow)), ("decisionDeadline", .string(decisionDeadline)),
-            ("appealWindow", .string(appealWindow)), ("banTerm", .string(banTerm)),
-            ("appealEffect", .string(appealEffect)),
-        ]))
+        .object(
+            JSONObject([
+                ("classId", .string(classId)), ("definition", .string("https://authority.example/policy/\(classId)")),
+                ("responseWindow", .string(responseWindow)), ("decisionDeadline", .string(decisionDeadline)),
+                ("appealWindow", .string(appealWindow)), ("banTerm", .string(banTerm)),
+                ("appealEffect", .string(appealEffect)),
+            ]))
     }
 }
 

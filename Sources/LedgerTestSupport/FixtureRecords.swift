@@ -35,7 +35,8 @@ public enum FixtureRecords {
     /// A verdict for `mandate` built as the authority builds it at `decidedAt`, then signed.
     public static func verdict(
         _ disposition: Disposition, caseId: String, mandate: Mandate, authority: FixtureAuthority, classId: String,
-        decidedAt: String, reasoning: String = "sha256:abababababababababababababababababababababababababababababababab",
+        decidedAt: String,
+        reasoning: String = "sha256:abababababababababababababababababababababababababababababababab",
         extra: [(String, JSONValue)] = [], edit: (inout JSONObject) -> Void = { _ in }
     ) -> JSONObject {
         var verdict = JSONObject([
@@ -74,7 +75,9 @@ public enum FixtureRecords {
 
     /// `{verdict, consentedManifest}` as an authority delivers it.
     public static func submission(_ verdict: JSONObject, authority: FixtureAuthority) -> JSONObject {
-        JSONObject([("verdict", .object(verdict)), ("consentedManifest", .string(Base64.encode(authority.manifestBytes)))])
+        JSONObject([
+            ("verdict", .object(verdict)), ("consentedManifest", .string(Base64.encode(authority.manifestBytes))),
+        ])
     }
 
     private static func marks(caseOpen: Bool, banned: Bool) -> JSONValue {

@@ -14,7 +14,9 @@ public enum DurableFile {
     }
 
     /// Writes `bytes` to `path` with `mode`; with `exclusive`, refuses to replace an existing file.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false) throws(WriteError) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false)
+        throws(WriteError)
+    {
         if exclusive, access(path, F_OK) == 0 {
             throw WriteError(path: path, operation: "create (file exists)", errno: EEXIST)
         }

@@ -35,18 +35,23 @@ struct Ed25519Tests {
     }
 
     @Test func rfc8032SigningIsDeterministicAndMatches() {
-        let key = Ed25519.PrivateKey(seed: Hex.decode("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")!)!
-        #expect(Hex.encode(key.publicKey.rawRepresentation)
-            == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
-        #expect(Hex.encode(key.signature(for: [UInt8]()))
-            == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+        let key = Ed25519.PrivateKey(
+            seed: Hex.decode("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")!)!
+        #expect(
+            Hex.encode(key.publicKey.rawRepresentation)
+                == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+        #expect(
+            Hex.encode(key.signature(for: [UInt8]()))
+                == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+        )
     }
 
     @Test func onymKeyReferences() throws {
         let text = "onym:key:d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
         #expect(try OnymKey.parse(text).onymKey == text)
         for bad in [
-            "onym:key:", "onym:key:0f0", "onym:key:zz", "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+            "onym:key:", "onym:key:0f0", "onym:key:zz",
+            "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
             "onym:key:D75A980182B10AB7D54BFED3C964073A0EE172F3DAA62325AF021A68F707511A", "onym:key:000fa0ff",
         ] {
             #expect(throws: LedgerFormatError(.invalidKey, "")) { try OnymKey.parse(bad) }

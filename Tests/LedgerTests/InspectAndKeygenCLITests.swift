@@ -9,9 +9,13 @@ struct InspectAndKeygenCLITests {
     static let interfaceKey = "onym:key:66be7e332c7a453332bd9d0a7f7db055f5c5ef1a06ada66d98b39fb6810c473a"
 
     @Test func cleanMandateExitsZero() {
-        let result = CLI.run(["inspect", Vectors.url("reference/derived-mandate.json").path, "--key", Self.interfaceKey])
+        let result = CLI.run([
+            "inspect", Vectors.url("reference/derived-mandate.json").path, "--key", Self.interfaceKey,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("content address:  1e45818186bf94f95785175e1e206085908dd6d10099b9d5a51f3df6af73f3ce"))
+        #expect(
+            result.stdout.contains("content address:  1e45818186bf94f95785175e1e206085908dd6d10099b9d5a51f3df6af73f3ce")
+        )
         #expect(result.stdout.contains("signature interface: valid"))
         #expect(result.stdout.contains("findings:         none"))
     }
@@ -30,7 +34,8 @@ struct InspectAndKeygenCLITests {
         let path = scratch.path("verdict.json")
         try Data(CanonicalJSON.encode(object)).write(to: URL(fileURLWithPath: path))
         let result = CLI.run([
-            "inspect", path, "--key", "onym:key:ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c", "--json",
+            "inspect", path, "--key", "onym:key:ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c",
+            "--json",
         ])
         #expect(result.status == 1)
         #expect(result.stdout.contains(#""code":"signature.invalid""#))
@@ -38,7 +43,8 @@ struct InspectAndKeygenCLITests {
 
     @Test func nonCanonicalStoredKindIsAFinding() throws {
         let scratch = ScratchDirectory()
-        let pretty = PrettyJSON.render(.object(try CanonicalJSON.parse(Vectors.bytes("reference/derived-mandate.json"))))
+        let pretty = PrettyJSON.render(
+            .object(try CanonicalJSON.parse(Vectors.bytes("reference/derived-mandate.json"))))
         let path = scratch.path("mandate.json")
         try Data(pretty).write(to: URL(fileURLWithPath: path))
         let result = CLI.run(["inspect", path])
@@ -61,10 +67,14 @@ struct InspectAndKeygenCLITests {
         try Data(CanonicalJSON.encode(mandateJSON)).write(to: URL(fileURLWithPath: scratch.path("m.json")))
         try Data(CanonicalJSON.encode(FixtureRecords.submission(verdict, authority: authority)))
             .write(to: URL(fileURLWithPath: scratch.path("s.json")))
-        let stored = CLI.run(["inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-18T00:01:00Z"])
+        let stored = CLI.run([
+            "inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-18T00:01:00Z",
+        ])
         #expect(stored.status == 0, "\(stored.stdout)\(stored.stderr)")
         #expect(stored.stdout.contains("valid, stored until executeAfter"))
-        let early = CLI.run(["inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-17T00:00:00Z"])
+        let early = CLI.run([
+            "inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-17T00:00:00Z",
+        ])
         #expect(early.status == 1)
         #expect(early.stdout.contains("verdict.notYetValid"))
     }
@@ -85,8 +95,10 @@ struct InspectAndKeygenCLITests {
         #expect(result.stderr.contains("/nonexistent/record.json: no such file"))
     }
 
-    @Test(arguments: [["inspect"], ["inspect", "a", "b"], ["inspect", "a", "--bogus"], ["inspect", "a", "--key", "nope"],
-        ["keygen"], ["keygen", "--out", "x", "--seed", "zz"], ["frobnicate"], []])
+    @Test(arguments: [
+        ["inspect"], ["inspect", "a", "b"], ["inspect", "a", "--bogus"], ["inspect", "a", "--key", "nope"],
+        ["keygen"], ["keygen", "--out", "x", "--seed", "zz"], ["frobnicate"], [],
+    ])
     func usageErrorsExit64(_ arguments: [String]) {
         #expect(CLI.run(arguments).status == 64)
     }

@@ -28,7 +28,8 @@ struct OpenSSHKeyTests {
         try #require(derived.status == 0, "ssh-keygen -y failed: \(derived.stderr)")
         #expect(try OpenSSHKey.parsePublicKey(derived.stdout) == key.publicKey)
         // Deterministic: the same seed writes the same file.
-        #expect(OpenSSHKey.privateKeyFile(key, comment: "ledger") == (try String(contentsOfFile: keyPath, encoding: .utf8)))
+        #expect(
+            OpenSSHKey.privateKeyFile(key, comment: "ledger") == (try String(contentsOfFile: keyPath, encoding: .utf8)))
     }
 
     @Test func rejectsEncryptedAndMalformedKeys() throws {
@@ -53,8 +54,11 @@ struct OpenSSHKeyTests {
         try "signer@onym \(OpenSSHKey.publicKeyLine(key.publicKey))\n"
             .write(toFile: scratch.path("allowed"), atomically: true, encoding: .utf8)
         let verified = runProcess(
-            "ssh-keygen", ["-Y", "verify", "-f", scratch.path("allowed"), "-I", "signer@onym", "-n", "git", "-s",
-                scratch.path("msg.sig")], stdin: Data(message))
+            "ssh-keygen",
+            [
+                "-Y", "verify", "-f", scratch.path("allowed"), "-I", "signer@onym", "-n", "git", "-s",
+                scratch.path("msg.sig"),
+            ], stdin: Data(message))
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
         #expect(signature.isValid(for: message, namespace: "git"))
         #expect(!signature.isValid(for: message, namespace: "file"))
@@ -67,7 +71,8 @@ struct OpenSSHKeyTests {
         chmod(keyPath, 0o600)
         let signed = runProcess("ssh-keygen", ["-Y", "sign", "-f", keyPath, "-n", "git", scratch.path("msg")])
         try #require(signed.status == 0, "\(signed.stderr)")
-        let theirs = try SSHSignature.parse(armored: try String(contentsOfFile: scratch.path("msg.sig"), encoding: .utf8))
+        let theirs = try SSHSignature.parse(
+            armored: try String(contentsOfFile: scratch.path("msg.sig"), encoding: .utf8))
         #expect(theirs.publicKey == key.publicKey)
         #expect(theirs.isValid(for: message, namespace: "git"))
     }

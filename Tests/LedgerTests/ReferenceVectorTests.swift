@@ -28,7 +28,8 @@ struct ReferenceVectorTests {
 
         // Signing is deterministic: both signatures reproduce exactly.
         #expect(Base64.encode(user.signature(for: mandate.signingBytes)) == vector["userSignature"] as! String)
-        #expect(Base64.encode(interface.signature(for: mandate.signingBytes)) == vector["interfaceSignature"] as! String)
+        #expect(
+            Base64.encode(interface.signature(for: mandate.signingBytes)) == vector["interfaceSignature"] as! String)
 
         // A different epoch derives a different key, which does not verify.
         let epoch1 = InterfaceKeyDerivation.privateKey(root: root, authority: mandate.authority, epoch: 1)
@@ -101,8 +102,10 @@ struct ReferenceVectorTests {
         #expect(Hex.encode(gate) == vector["gate"] as! String)
         #expect(Hex.encode(bare) == vector["gateNoTokenNoRef"] as! String)
         // Absent and empty tokens are deliberately identical.
-        #expect(bare == SessionPayload.bytes(
-            context: .gate, deviceToken: [], userKey: inputs["userKey"]!, timestamp: inputs["timestamp"]!))
+        #expect(
+            bare
+                == SessionPayload.bytes(
+                    context: .gate, deviceToken: [], userKey: inputs["userKey"]!, timestamp: inputs["timestamp"]!))
     }
 
     /// The discovery listing: canonical bytes without `signature` verify; `\/`-escaped bytes do not.

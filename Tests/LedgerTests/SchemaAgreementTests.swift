@@ -30,7 +30,9 @@ struct SchemaAgreementTests {
         let ban = FixtureRecords.verdict(
             .ban, caseId: "case-1", mandate: mandate, authority: authority, classId: "csam",
             decidedAt: "2026-08-18T00:00:00Z",
-            extra: [("appealUrl", .string("https://a.example/appeal")), ("newHolderUrl", .string("https://a.example/nh"))])
+            extra: [
+                ("appealUrl", .string("https://a.example/appeal")), ("newHolderUrl", .string("https://a.example/nh")),
+            ])
         let open = FixtureRecords.verdict(
             .openCase, caseId: "case-2", mandate: mandate, authority: authority, classId: "csam",
             decidedAt: "2026-08-18T00:00:00Z")
@@ -38,7 +40,8 @@ struct SchemaAgreementTests {
             .dismiss, caseId: "case-2", mandate: mandate, authority: authority, classId: "csam",
             decidedAt: "2026-08-19T00:00:00+02:00")
         let receipt = VerdictReceipt(
-            verdictRef: try! Verdict(json: ban).ref, status: .queued, receivedAt: Instant.parse("2026-08-18T00:05:00Z")!)
+            verdictRef: try! Verdict(json: ban).ref, status: .queued, receivedAt: Instant.parse("2026-08-18T00:05:00Z")!
+        )
         let entry = try! WriteLogEntry(
             sequence: 1, recordedAt: "2026-08-18T01:00:00Z", deviceBinding: "enrollment:1",
             authorizedBy: try! Verdict(json: ban).ref.hex, caseOpen: false, banned: true, outcome: "ok",
@@ -60,11 +63,16 @@ struct SchemaAgreementTests {
             add(name, kind, copy, valid: false)
         }
 
-        samples.append(Sample(name: "reference-mandate", kind: .mandate,
-            bytes: Vectors.bytes("reference/derived-mandate.json"), shouldBeValid: true))
-        samples.append(Sample(name: "reference-verdict", kind: .verdict,
-            bytes: Vectors.bytes("reference/derived-ban-verdict.json"), shouldBeValid: true))
-        samples.append(Sample(name: "fixture-manifest", kind: .manifest, bytes: authority.manifestBytes, shouldBeValid: true))
+        samples.append(
+            Sample(
+                name: "reference-mandate", kind: .mandate,
+                bytes: Vectors.bytes("reference/derived-mandate.json"), shouldBeValid: true))
+        samples.append(
+            Sample(
+                name: "reference-verdict", kind: .verdict,
+                bytes: Vectors.bytes("reference/derived-ban-verdict.json"), shouldBeValid: true))
+        samples.append(
+            Sample(name: "fixture-manifest", kind: .manifest, bytes: authority.manifestBytes, shouldBeValid: true))
         add("profile", .profile, FixtureProfile.appleDeviceCheck)
         add("mandate", .mandate, mandateJSON)
         add("verdict-ban", .verdict, ban)
@@ -86,7 +94,8 @@ struct SchemaAgreementTests {
         func manifestMutation(_ name: String, _ edit: (inout JSONObject) -> Void) {
             var copy = manifestJSON
             edit(&copy)
-            samples.append(Sample(name: name, kind: .manifest, bytes: PrettyJSON.render(.object(copy)), shouldBeValid: false))
+            samples.append(
+                Sample(name: name, kind: .manifest, bytes: PrettyJSON.render(.object(copy)), shouldBeValid: false))
         }
         manifestMutation("manifest-no-operator") { $0.remove("operator") }
         manifestMutation("manifest-bad-duration") { object in
@@ -111,7 +120,9 @@ struct SchemaAgreementTests {
         }
         mutate("profile-no-specification", .profile, FixtureProfile.appleDeviceCheck) { $0.remove("specification") }
         mutate("mandate-no-classes", .mandate, mandateJSON) { $0.set("classes", .array([])) }
-        mutate("mandate-repeated-class", .mandate, mandateJSON) { $0.set("classes", .array([.string("a"), .string("a")])) }
+        mutate("mandate-repeated-class", .mandate, mandateJSON) {
+            $0.set("classes", .array([.string("a"), .string("a")]))
+        }
         mutate("mandate-uppercase-key", .mandate, mandateJSON) {
             $0.set("user", .string("onym:key:" + String(repeating: "A", count: 64)))
         }
@@ -125,7 +136,9 @@ struct SchemaAgreementTests {
         mutate("mandate-blank-binding", .mandate, mandateJSON) { $0.set("deviceBinding", .string("  ")) }
         mutate("verdict-unknown-disposition", .verdict, ban) { $0.set("disposition", .string("reverse")) }
         mutate("verdict-extra-mark", .verdict, ban) {
-            $0.set("marks", .object(JSONObject([("case-open", .bool(false)), ("banned", .bool(true)), ("x", .bool(true))])))
+            $0.set(
+                "marks",
+                .object(JSONObject([("case-open", .bool(false)), ("banned", .bool(true)), ("x", .bool(true))])))
         }
         mutate("verdict-no-signature", .verdict, ban) { $0.remove("signature") }
         mutate("verdict-final-string", .verdict, ban) { $0.set("final", .string("false")) }
@@ -168,7 +181,9 @@ struct SchemaAgreementTests {
         }
         let script = Self.repositoryRoot.appendingPathComponent("scripts/validate-records.py").path
         let result = runProcess("python3", [script] + arguments)
-        try #require(result.status == 0, "validator failed (is python3-jsonschema installed? `make test` installs it): \(result.stderr)")
+        try #require(
+            result.status == 0,
+            "validator failed (is python3-jsonschema installed? `make test` installs it): \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         try #require(lines.count == samples.count)
         for (sample, line) in zip(samples, lines) {

@@ -47,7 +47,9 @@ struct TimestampAndDurationTests {
     }
 
     /// The reference's reject list (`util.rs` tests) plus overflow.
-    @Test(arguments: ["", "P", "PD", "P0D", "P-1D", "PT1H", "90D", "P90", "P1.5D", "P1W", "p1d", "P99999999999999999999D"])
+    @Test(arguments: [
+        "", "P", "PD", "P0D", "P-1D", "PT1H", "90D", "P90", "P1.5D", "P1W", "p1d", "P99999999999999999999D",
+    ])
     func rejectsDurations(_ text: String) {
         #expect(DayDuration.parseDays(text) == nil)
     }

@@ -37,68 +37,97 @@ struct VerdictValidatorTests {
     static let cases: [Case] = [
         Case(name: "open-case executes", disposition: .openCase, classId: "csam", expected: .success(.execute)),
         Case(name: "dismiss executes", disposition: .dismiss, classId: "csam", expected: .success(.execute)),
-        Case(name: "non-suspensive ban executes at once", disposition: .ban, classId: "csam", expected: .success(.execute)),
-        Case(name: "suspensive ban is stored until appealDeadline", disposition: .ban,
+        Case(
+            name: "non-suspensive ban executes at once", disposition: .ban, classId: "csam",
+            expected: .success(.execute)),
+        Case(
+            name: "suspensive ban is stored until appealDeadline", disposition: .ban,
             classId: "unsolicited-pornography",
             expected: .success(.storeUntil(decided.adding(days: 30)))),
-        Case(name: "suspensive ban executes once executeAfter passed", disposition: .ban,
+        Case(
+            name: "suspensive ban executes once executeAfter passed", disposition: .ban,
             classId: "unsolicited-pornography", nowOffset: 30 * 86_400, expected: .success(.execute)),
-        Case(name: "permanent class without banExpires", disposition: .ban, classId: "permanent-harm",
+        Case(
+            name: "permanent class without banExpires", disposition: .ban, classId: "permanent-harm",
             expected: .success(.execute)),
-        Case(name: "appealDeadline 1 s off is within tolerance", disposition: .ban, classId: "csam",
+        Case(
+            name: "appealDeadline 1 s off is within tolerance", disposition: .ban, classId: "csam",
             edit: { $0.set("appealDeadline", .string("2026-09-17T00:00:01Z")) }, expected: .success(.execute)),
-        Case(name: "decidedAt exactly 300 s ahead is accepted", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "decidedAt exactly 300 s ahead is accepted", disposition: .dismiss, classId: "csam",
             nowOffset: -300, expected: .success(.execute)),
-        Case(name: "decidedAt with an offset is the same instant", disposition: .ban, classId: "csam",
+        Case(
+            name: "decidedAt with an offset is the same instant", disposition: .ban, classId: "csam",
             edit: { $0.set("decidedAt", .string("2026-08-18T02:00:00+02:00")) }, expected: .success(.execute)),
 
-        Case(name: "signature by another key", disposition: .dismiss, classId: "csam", edit: { $0.set("caseId", .string("x")) },
+        Case(
+            name: "signature by another key", disposition: .dismiss, classId: "csam",
+            edit: { $0.set("caseId", .string("x")) },
             resign: false, expected: .failure(.signatureInvalid)),
-        Case(name: "decidedAt 301 s ahead", disposition: .dismiss, classId: "csam", nowOffset: -301,
+        Case(
+            name: "decidedAt 301 s ahead", disposition: .dismiss, classId: "csam", nowOffset: -301,
             expected: .failure(.notYetValid)),
-        Case(name: "authority differs from the mandate's", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "authority differs from the mandate's", disposition: .dismiss, classId: "csam",
             edit: { $0.set("authority", .string("onym:component:other")) }, expected: .failure(.authorityMismatch)),
-        Case(name: "device binding differs", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "device binding differs", disposition: .dismiss, classId: "csam",
             edit: { $0.set("deviceBinding", .string("enrollment:other")) }, expected: .failure(.deviceBindingMismatch)),
-        Case(name: "accused keys omit the mandate's user", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "accused keys omit the mandate's user", disposition: .dismiss, classId: "csam",
             edit: { $0.set("accusedKeys", .array([.string("onym:key:" + String(repeating: "a", count: 64))])) },
             expected: .failure(.accusedMismatch)),
-        Case(name: "class outside the mandate", disposition: .dismiss, classId: "credible-violence",
+        Case(
+            name: "class outside the mandate", disposition: .dismiss, classId: "credible-violence",
             expected: .failure(.classOutsideMandate)),
-        Case(name: "whitespace-only reasoning", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "whitespace-only reasoning", disposition: .dismiss, classId: "csam",
             edit: { $0.set("reasoning", .string(" \n\t")) }, expected: .failure(.emptyReasoning)),
-        Case(name: "open-case with banned mark", disposition: .openCase, classId: "csam",
+        Case(
+            name: "open-case with banned mark", disposition: .openCase, classId: "csam",
             edit: { $0.set("marks", .object(JSONObject([("case-open", .bool(true)), ("banned", .bool(true))]))) },
             expected: .failure(.marksMismatch)),
-        Case(name: "open-case carrying executeAfter", disposition: .openCase, classId: "csam",
+        Case(
+            name: "open-case carrying executeAfter", disposition: .openCase, classId: "csam",
             edit: { $0.set("executeAfter", .string("2026-08-18T00:00:00Z")) },
             expected: .failure(.unexpectedSanctionFields)),
-        Case(name: "final open-case", disposition: .openCase, classId: "csam", edit: { $0.set("final", .bool(true)) },
+        Case(
+            name: "final open-case", disposition: .openCase, classId: "csam", edit: { $0.set("final", .bool(true)) },
             expected: .failure(.openCaseFinal)),
-        Case(name: "dismiss with case-open mark", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "dismiss with case-open mark", disposition: .dismiss, classId: "csam",
             edit: { $0.set("marks", .object(JSONObject([("case-open", .bool(true)), ("banned", .bool(false))]))) },
             expected: .failure(.marksMismatch)),
-        Case(name: "ban of a class the manifest lacks", disposition: .dismiss, classId: "ghost-class",
+        Case(
+            name: "ban of a class the manifest lacks", disposition: .dismiss, classId: "ghost-class",
             edit: {
                 $0.set("disposition", .string("ban"))
                 $0.set("marks", .object(JSONObject([("case-open", .bool(false)), ("banned", .bool(true))])))
             }, expected: .failure(.classNotInManifest)),
-        Case(name: "ban with open-case marks", disposition: .ban, classId: "csam",
+        Case(
+            name: "ban with open-case marks", disposition: .ban, classId: "csam",
             edit: { $0.set("marks", .object(JSONObject([("case-open", .bool(true)), ("banned", .bool(false))]))) },
             expected: .failure(.marksMismatch)),
-        Case(name: "ban without appealDeadline", disposition: .ban, classId: "csam",
+        Case(
+            name: "ban without appealDeadline", disposition: .ban, classId: "csam",
             edit: { $0.remove("appealDeadline") }, expected: .failure(.appealDeadline)),
-        Case(name: "appealDeadline 2 s off", disposition: .ban, classId: "csam",
+        Case(
+            name: "appealDeadline 2 s off", disposition: .ban, classId: "csam",
             edit: { $0.set("appealDeadline", .string("2026-09-17T00:00:02Z")) }, expected: .failure(.appealDeadline)),
-        Case(name: "suspensive ban executing at decidedAt", disposition: .ban, classId: "unsolicited-pornography",
+        Case(
+            name: "suspensive ban executing at decidedAt", disposition: .ban, classId: "unsolicited-pornography",
             edit: { $0.set("executeAfter", .string("2026-08-18T00:00:00Z")) }, expected: .failure(.executeAfter)),
-        Case(name: "banExpires shifted by a day", disposition: .ban, classId: "csam",
+        Case(
+            name: "banExpires shifted by a day", disposition: .ban, classId: "csam",
             edit: { $0.set("banExpires", .string("2027-08-19T00:00:00Z")) }, expected: .failure(.banExpires)),
-        Case(name: "duration ban without banExpires", disposition: .ban, classId: "csam",
+        Case(
+            name: "duration ban without banExpires", disposition: .ban, classId: "csam",
             edit: { $0.remove("banExpires") }, expected: .failure(.banExpires)),
-        Case(name: "permanent ban with banExpires", disposition: .ban, classId: "permanent-harm",
+        Case(
+            name: "permanent ban with banExpires", disposition: .ban, classId: "permanent-harm",
             edit: { $0.set("banExpires", .string("2027-08-18T00:00:00Z")) }, expected: .failure(.banExpires)),
-        Case(name: "verdict names another mandate", disposition: .dismiss, classId: "csam",
+        Case(
+            name: "verdict names another mandate", disposition: .dismiss, classId: "csam",
             edit: { $0.set("mandateRef", .string(String(repeating: "0", count: 64))) }, expected: .failure(.noMandate)),
     ]
 
@@ -131,7 +160,8 @@ struct VerdictValidatorTests {
             json: FixtureRecords.verdict(
                 .dismiss, caseId: "case-1", mandate: Self.mandate, authority: Self.authority, classId: "csam",
                 decidedAt: Self.decidedAt))
-        let result = VerdictValidator.validate(verdict, mandate: Self.mandate, manifest: other.manifest(), now: Self.decided)
+        let result = VerdictValidator.validate(
+            verdict, mandate: Self.mandate, manifest: other.manifest(), now: Self.decided)
         guard case .failure(let rejection) = result else { Issue.record("accepted"); return }
         #expect(rejection.rule == .manifestMismatch)
     }

@@ -40,7 +40,8 @@ public enum CanonicalJSON {
         let object = try parse(bytes)
         let canonical = encode(object)
         if !canonical.elementsEqual(bytes) {
-            let offset = zip(canonical, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let offset =
+                zip(canonical, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(canonical.count, bytes.count)
             throw LedgerFormatError(
                 .nonCanonical,

@@ -238,18 +238,21 @@ struct JSONParser {
                 guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
                     bytes[position + 1] == UInt8(ascii: "u")
                 else {
-                    throw fail(.loneSurrogate, "high surrogate \\u\(Self.hex4(unit)) without a low surrogate",
+                    throw fail(
+                        .loneSurrogate, "high surrogate \\u\(Self.hex4(unit)) without a low surrogate",
                         at: escapeStart)
                 }
                 position += 2
                 let low = try parseHex4(escapeStart: escapeStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail(.loneSurrogate, "high surrogate \\u\(Self.hex4(unit)) followed by \\u\(Self.hex4(low))",
+                    throw fail(
+                        .loneSurrogate, "high surrogate \\u\(Self.hex4(unit)) followed by \\u\(Self.hex4(low))",
                         at: escapeStart)
                 }
                 scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(unit) {
-                throw fail(.loneSurrogate, "low surrogate \\u\(Self.hex4(unit)) without a high surrogate",
+                throw fail(
+                    .loneSurrogate, "low surrogate \\u\(Self.hex4(unit)) without a high surrogate",
                     at: escapeStart)
             }
             output.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)

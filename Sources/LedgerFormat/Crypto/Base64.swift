@@ -5,7 +5,8 @@
 /// alphabet, and the unused bits of the last symbol must be zero (so each byte string has exactly
 /// one accepted encoding).
 public enum Base64 {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let reverse: [Int8] = {
         var table = [Int8](repeating: -1, count: 256)
         for (index, symbol) in alphabet.enumerated() { table[Int(symbol)] = Int8(index) }

@@ -32,7 +32,9 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
         var out: [UInt8] = []
         out.reserveCapacity(32)
         for word in [words.0, words.1, words.2, words.3] {
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
         return out
     }
@@ -60,7 +62,8 @@ extension ContentAddress {
     /// Parses a hex content address or throws an error naming the field.
     public static func parse(_ text: String, field: String) throws(LedgerFormatError) -> ContentAddress {
         guard let address = ContentAddress(hex: text) else {
-            throw LedgerFormatError(.invalidHex, "expected 64 lowercase hex digits, got \"\(text.prefix(80))\"", path: field)
+            throw LedgerFormatError(
+                .invalidHex, "expected 64 lowercase hex digits, got \"\(text.prefix(80))\"", path: field)
         }
         return address
     }

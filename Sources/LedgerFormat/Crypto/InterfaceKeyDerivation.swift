@@ -13,7 +13,9 @@ public enum InterfaceKeyDerivation {
         preimage += root
         preimage += Array(authority.utf8)
         preimage.append(0)
-        preimage += [UInt8(epoch >> 24 & 0xFF), UInt8(epoch >> 16 & 0xFF), UInt8(epoch >> 8 & 0xFF), UInt8(epoch & 0xFF)]
+        preimage += [
+            UInt8(epoch >> 24 & 0xFF), UInt8(epoch >> 16 & 0xFF), UInt8(epoch >> 8 & 0xFF), UInt8(epoch & 0xFF),
+        ]
         return SHA256.hash(preimage).bytes
     }
 

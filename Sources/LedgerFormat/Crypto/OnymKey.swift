@@ -28,7 +28,8 @@ public enum SignatureEncoding {
             throw LedgerFormatError(.invalidBase64, "a signature must be padded standard base64", path: field)
         }
         guard bytes.count == 64 else {
-            throw LedgerFormatError(.invalidSignature, "a signature is 64 bytes, this one is \(bytes.count)", path: field)
+            throw LedgerFormatError(
+                .invalidSignature, "a signature is 64 bytes, this one is \(bytes.count)", path: field)
         }
         return bytes
     }

@@ -28,12 +28,16 @@ public enum SHA256 {
     private static func digest(_ data: some Collection<UInt8>, with md: OpaquePointer, length: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: length)
         let hashed: Int32? = data.withContiguousStorageIfAvailable { buffer in
-            out.withUnsafeMutableBufferPointer { EVP_Digest(buffer.baseAddress, buffer.count, $0.baseAddress, nil, md, nil) }
+            out.withUnsafeMutableBufferPointer {
+                EVP_Digest(buffer.baseAddress, buffer.count, $0.baseAddress, nil, md, nil)
+            }
         }
         let status =
             hashed
             ?? Array(data).withUnsafeBufferPointer { buffer in
-                out.withUnsafeMutableBufferPointer { EVP_Digest(buffer.baseAddress, buffer.count, $0.baseAddress, nil, md, nil) }
+                out.withUnsafeMutableBufferPointer {
+                    EVP_Digest(buffer.baseAddress, buffer.count, $0.baseAddress, nil, md, nil)
+                }
             }
         precondition(status == 1, "EVP_Digest failed")
         return out

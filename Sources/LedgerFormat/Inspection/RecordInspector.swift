@@ -59,25 +59,35 @@ public enum RecordInspector {
         var signatures: [InspectionReport.SignatureCheck] = []
         var summary: [(String, String)] = []
         if mustBeCanonical && !canonical {
-            findings.append(.init(code: LedgerFormatError.Code.nonCanonical.name, path: nil,
-                reason: "stored \(kind.rawValue) files must be canonical JSON (sorted keys, compact, reference escapes)"))
+            findings.append(
+                .init(
+                    code: LedgerFormatError.Code.nonCanonical.name, path: nil,
+                    reason:
+                        "stored \(kind.rawValue) files must be canonical JSON (sorted keys, compact, reference escapes)"
+                ))
         }
-        var address = SHA256.hash(kind.signatureKey.map { CanonicalJSON.signingBytes(of: object, omitting: $0) }
-            ?? (kind == .manifest ? bytes : CanonicalJSON.encode(object)))
+        var address = SHA256.hash(
+            kind.signatureKey.map { CanonicalJSON.signingBytes(of: object, omitting: $0) }
+                ?? (kind == .manifest ? bytes : CanonicalJSON.encode(object)))
 
         let decoded: DecodedRecord
         do {
             decoded = try DecodedRecord.decode(bytes, as: kind)
         } catch {
             findings.append(.init(code: error.code.name, path: error.path, reason: error.reason))
-            return InspectionReport(kind: kind, isCanonical: canonical, mustBeCanonical: mustBeCanonical,
+            return InspectionReport(
+                kind: kind, isCanonical: canonical, mustBeCanonical: mustBeCanonical,
                 contentAddress: address, signatures: [], findings: findings, summary: [])
         }
 
         func addRejection(_ result: Result<VerdictValidator.Outcome, VerdictValidator.Rejection>) {
             switch result {
             case .success(let outcome):
-                summary.append(("validation", outcome.receiptStatus == .stored ? "valid, stored until executeAfter" : "valid, queued"))
+                summary.append(
+                    (
+                        "validation",
+                        outcome.receiptStatus == .stored ? "valid, stored until executeAfter" : "valid, queued"
+                    ))
             case .failure(let rejection):
                 findings.append(.init(code: "verdict.\(rejection.rule.rawValue)", path: nil, reason: rejection.reason))
             }
@@ -87,14 +97,23 @@ public enum RecordInspector {
         case .mandate(let mandate):
             signatures.append(.init(role: "user", key: mandate.userKey, status: mandate.userSignatureStatus))
             let interface = mandate.interfaceSignatureStatus(candidates: options.keys)
-            let matching = options.keys.first { $0.isValidSignature(mandate.signatures.count > 1 ? mandate.signatures[1] : [], for: mandate.signingBytes) }
+            let matching = options.keys.first {
+                $0.isValidSignature(
+                    mandate.signatures.count > 1 ? mandate.signatures[1] : [], for: mandate.signingBytes)
+            }
             signatures.append(.init(role: "interface", key: matching?.onymKey, status: interface))
-            summary += [("user", mandate.userKey), ("authority", mandate.authority), ("deviceBinding", mandate.deviceBinding),
-                ("classes", mandate.classes.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex)]
+            summary += [
+                ("user", mandate.userKey), ("authority", mandate.authority), ("deviceBinding", mandate.deviceBinding),
+                ("classes", mandate.classes.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex),
+            ]
         case .verdict(let verdict):
-            let key = options.manifest?.operatorKey ?? options.keys.first { verdict.signatureStatus(operatorKey: $0) == .valid }
+            let key =
+                options.manifest?.operatorKey ?? options.keys.first {
+                    verdict.signatureStatus(operatorKey: $0) == .valid
+                }
                 ?? (options.keys.count == 1 ? options.keys[0] : nil)
-            signatures.append(.init(role: "operator", key: key?.onymKey, status: verdict.signatureStatus(operatorKey: key)))
+            signatures.append(
+                .init(role: "operator", key: key?.onymKey, status: verdict.signatureStatus(operatorKey: key)))
             summary += verdictSummary(verdict)
             if let mandate = options.mandate, let manifest = options.manifest, let now = options.now {
                 addRejection(VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: now))
@@ -105,57 +124,83 @@ public enum RecordInspector {
             do {
                 let manifest = try submission.manifest()
                 summary.append(("consentedManifest", manifest.hash.hex))
-                signatures.append(.init(role: "operator", key: manifest.operatorKey.onymKey,
-                    status: submission.verdict.signatureStatus(operatorKey: manifest.operatorKey)))
+                signatures.append(
+                    .init(
+                        role: "operator", key: manifest.operatorKey.onymKey,
+                        status: submission.verdict.signatureStatus(operatorKey: manifest.operatorKey)))
                 if submission.verdict.signatureStatus(operatorKey: manifest.operatorKey) != .valid {
-                    findings.append(.init(code: "verdict.signatureInvalid", path: "$.verdict.signature",
-                        reason: "the verdict signature does not verify under the consented manifest's operator"))
+                    findings.append(
+                        .init(
+                            code: "verdict.signatureInvalid", path: "$.verdict.signature",
+                            reason: "the verdict signature does not verify under the consented manifest's operator"))
                 }
                 if manifest.componentId != submission.verdict.authority {
-                    findings.append(.init(code: "verdict.manifestMismatch", path: "$.consentedManifest",
-                        reason: "the consented manifest is \(manifest.componentId)'s, the verdict is \(submission.verdict.authority)'s"))
+                    findings.append(
+                        .init(
+                            code: "verdict.manifestMismatch", path: "$.consentedManifest",
+                            reason:
+                                "the consented manifest is \(manifest.componentId)'s, the verdict is \(submission.verdict.authority)'s"
+                        ))
                 }
                 if let mandate = options.mandate, let now = options.now {
-                    addRejection(VerdictValidator.validate(submission.verdict, mandate: mandate, manifest: manifest, now: now))
+                    addRejection(
+                        VerdictValidator.validate(submission.verdict, mandate: mandate, manifest: manifest, now: now))
                 }
             } catch {
                 findings.append(.init(code: error.code.name, path: error.path, reason: error.reason))
             }
         case .manifest(let manifest):
-            summary += [("componentId", manifest.componentId), ("operator", manifest.operatorKey.onymKey),
-                ("classes", manifest.classes.map(\.classId).joined(separator: ", ")), ("validUntil", manifest.validUntil.rfc3339)]
+            summary += [
+                ("componentId", manifest.componentId), ("operator", manifest.operatorKey.onymKey),
+                ("classes", manifest.classes.map(\.classId).joined(separator: ", ")),
+                ("validUntil", manifest.validUntil.rfc3339),
+            ]
             if let signature = options.detachedSignature {
-                signatures.append(.init(role: "manifest (detached)", key: manifest.operatorKey.onymKey,
-                    status: manifest.detachedSignatureStatus(signature)))
+                signatures.append(
+                    .init(
+                        role: "manifest (detached)", key: manifest.operatorKey.onymKey,
+                        status: manifest.detachedSignatureStatus(signature)))
             }
         case .writeLogEntry(let entry):
-            summary += [("sequence", String(entry.sequence)), ("deviceBinding", entry.deviceBinding),
+            summary += [
+                ("sequence", String(entry.sequence)), ("deviceBinding", entry.deviceBinding),
                 ("authorizedBy", entry.authorizedBy), ("bits", "caseOpen=\(entry.caseOpen) banned=\(entry.banned)"),
-                ("outcome", entry.outcome)]
+                ("outcome", entry.outcome),
+            ]
             if entry.recomputedHash != entry.entryHash {
-                findings.append(.init(code: "chain.entryHash", path: "$.entryHash",
-                    reason: "entryHash \(entry.entryHash) but the fields hash to \(entry.recomputedHash)"))
+                findings.append(
+                    .init(
+                        code: "chain.entryHash", path: "$.entryHash",
+                        reason: "entryHash \(entry.entryHash) but the fields hash to \(entry.recomputedHash)"))
             }
         case .receipt(let receipt):
-            summary += [("verdictRef", receipt.verdictRef.hex), ("status", receipt.status.rawValue),
-                ("receivedAt", receipt.receivedAt.rfc3339)]
+            summary += [
+                ("verdictRef", receipt.verdictRef.hex), ("status", receipt.status.rawValue),
+                ("receivedAt", receipt.receivedAt.rfc3339),
+            ]
         case .profile(let profile):
             summary += [("profileId", profile.profileId), ("platform", profile.platform)]
         case .caseNotice, .banState, .gateResult:
             break
         }
         for signature in signatures where signature.status == .invalid || signature.status == .missing {
-            findings.append(.init(code: "signature.\(signature.status.rawValue)", path: nil,
-                reason: "the \(signature.role) signature is \(signature.status == .missing ? "missing" : "invalid")"))
+            findings.append(
+                .init(
+                    code: "signature.\(signature.status.rawValue)", path: nil,
+                    reason: "the \(signature.role) signature is \(signature.status == .missing ? "missing" : "invalid")"
+                ))
         }
-        return InspectionReport(kind: kind, isCanonical: canonical, mustBeCanonical: mustBeCanonical,
+        return InspectionReport(
+            kind: kind, isCanonical: canonical, mustBeCanonical: mustBeCanonical,
             contentAddress: address, signatures: signatures, findings: findings, summary: summary)
     }
 
     private static func verdictSummary(_ verdict: Verdict) -> [(String, String)] {
-        var lines: [(String, String)] = [("caseId", verdict.caseId), ("disposition", verdict.disposition.rawValue),
+        var lines: [(String, String)] = [
+            ("caseId", verdict.caseId), ("disposition", verdict.disposition.rawValue),
             ("authority", verdict.authority), ("deviceBinding", verdict.deviceBinding), ("classId", verdict.classId),
-            ("decidedAt", verdict.decidedAt.rfc3339), ("mandateRef", verdict.mandateRef.hex)]
+            ("decidedAt", verdict.decidedAt.rfc3339), ("mandateRef", verdict.mandateRef.hex),
+        ]
         if let executeAfter = verdict.executeAfter { lines.append(("executeAfter", executeAfter.rfc3339)) }
         if let banExpires = verdict.banExpires { lines.append(("banExpires", banExpires.rfc3339)) }
         return lines

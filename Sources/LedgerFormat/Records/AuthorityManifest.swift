@@ -54,17 +54,21 @@ public struct AuthorityManifest: Sendable {
             }
             let effectText = try term.string("appealEffect")
             guard let effect = AppealEffect(rawValue: effectText) else {
-                throw LedgerFormatError(.invalidValue, "appealEffect must be suspensive or non-suspensive",
+                throw LedgerFormatError(
+                    .invalidValue, "appealEffect must be suspensive or non-suspensive",
                     path: term.fieldPath("appealEffect"))
             }
             classes.append(
                 ViolationClass(
                     classId: classId,
-                    responseWindowDays: try DayDuration.parseDays(try term.string("responseWindow"),
+                    responseWindowDays: try DayDuration.parseDays(
+                        try term.string("responseWindow"),
                         field: term.fieldPath("responseWindow")),
-                    decisionDeadlineDays: try DayDuration.parseDays(try term.string("decisionDeadline"),
+                    decisionDeadlineDays: try DayDuration.parseDays(
+                        try term.string("decisionDeadline"),
                         field: term.fieldPath("decisionDeadline")),
-                    appealWindowDays: try DayDuration.parseDays(try term.string("appealWindow"),
+                    appealWindowDays: try DayDuration.parseDays(
+                        try term.string("appealWindow"),
                         field: term.fieldPath("appealWindow")),
                     banTerm: try BanTerm.parse(try term.string("banTerm"), field: term.fieldPath("banTerm")),
                     appealEffect: effect))

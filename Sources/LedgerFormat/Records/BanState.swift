@@ -28,7 +28,8 @@ public struct BanState: Sendable, Equatable {
     public init(governing verdict: Verdict) {
         self.init(
             verdictRef: verdict.ref.hex, verdict: verdict.json,
-            authorityContact: verdict.authorityContact ?? "\(verdict.authority) (see the authority's published manifest)",
+            authorityContact: verdict.authorityContact
+                ?? "\(verdict.authority) (see the authority's published manifest)",
             banExpires: verdict.banExpires.map { _ in verdict.json["banExpires"]?.stringValue ?? "" },
             appealUrl: verdict.appealUrl, newHolderUrl: verdict.newHolderUrl)
     }

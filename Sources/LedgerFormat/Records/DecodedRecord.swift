@@ -32,7 +32,8 @@ public enum DecodedRecord: Sendable {
     public static func decode(_ bytes: [UInt8], as kind: RecordKind? = nil) throws(LedgerFormatError) -> DecodedRecord {
         let object = try CanonicalJSON.parse(bytes)
         guard let kind = kind ?? RecordKind.recognize(object) else {
-            throw LedgerFormatError(.unknownKind, "no record kind matches this object's fields (use --kind to name one)")
+            throw LedgerFormatError(
+                .unknownKind, "no record kind matches this object's fields (use --kind to name one)")
         }
         switch kind {
         case .profile: return .profile(try EnforcementProfile(json: object))

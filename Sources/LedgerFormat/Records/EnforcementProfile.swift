@@ -27,7 +27,8 @@ public struct EnforcementProfile: Sendable {
         if platform == "apple-devicecheck" {
             // Profile §1/§4: the two-bit contract is fixed; reissuing it with other bindings is nonconforming.
             guard markBindings == ["case-open": "bit0", "banned": "bit1"] else {
-                throw LedgerFormatError(.invalidValue, "apple-devicecheck binds case-open to bit0 and banned to bit1",
+                throw LedgerFormatError(
+                    .invalidValue, "apple-devicecheck binds case-open to bit0 and banned to bit1",
                     path: "$.markBindings")
             }
         }

@@ -63,7 +63,8 @@ public struct FieldReader: Sendable {
         var strings: [String] = []
         for (index, element) in try array(key).enumerated() {
             guard case .string(let text) = element else {
-                throw LedgerFormatError(.wrongType, "expected a string, found \(element.typeName)",
+                throw LedgerFormatError(
+                    .wrongType, "expected a string, found \(element.typeName)",
                     path: "\(fieldPath(key))[\(index)]")
             }
             strings.append(text)
@@ -104,7 +105,8 @@ public struct FieldReader: Sendable {
     public func version(_ key: String, expected: Int64 = 1) throws(LedgerFormatError) {
         let found = try integer(key)
         guard found == expected else {
-            throw LedgerFormatError(.invalidValue, "\"\(key)\" must be \(expected), found \(found)", path: fieldPath(key))
+            throw LedgerFormatError(
+                .invalidValue, "\"\(key)\" must be \(expected), found \(found)", path: fieldPath(key))
         }
     }
 

@@ -43,7 +43,8 @@ public enum GateResult: Sendable, Equatable {
             var notices: [CaseNotice] = []
             for (index, element) in try reader.array("_0").enumerated() {
                 guard case .object(let object) = element else {
-                    throw LedgerFormatError(.wrongType, "expected a case notice object", path: "$.caseOpen._0[\(index)]")
+                    throw LedgerFormatError(
+                        .wrongType, "expected a case notice object", path: "$.caseOpen._0[\(index)]")
                 }
                 notices.append(try CaseNotice(json: object, path: "$.caseOpen._0[\(index)]"))
             }
@@ -56,11 +57,13 @@ public enum GateResult: Sendable, Equatable {
             try reader.rejectUnknownKeys(allowed: ["_0"])
             let text = try reader.string("_0")
             guard let reason = CheckRequiredReason(rawValue: text) else {
-                throw LedgerFormatError(.invalidValue, "unknown checkRequired reason \"\(text)\"", path: "$.checkRequired._0")
+                throw LedgerFormatError(
+                    .invalidValue, "unknown checkRequired reason \"\(text)\"", path: "$.checkRequired._0")
             }
             self = .checkRequired(reason)
         default:
-            throw LedgerFormatError(.invalidValue, "unknown gate result case \"\(member.key)\"", path: "$.\(member.key)")
+            throw LedgerFormatError(
+                .invalidValue, "unknown gate result case \"\(member.key)\"", path: "$.\(member.key)")
         }
     }
 }

@@ -37,7 +37,8 @@ public struct Mandate: Sendable {
         acceptedAt = try fields.timestamp("acceptedAt")
         let encoded = fields.has(Self.signatureKey) ? try fields.stringArray(Self.signatureKey) : []
         guard encoded.count <= 2 else {
-            throw LedgerFormatError(.invalidValue, "a mandate carries at most two signatures (user, interface)",
+            throw LedgerFormatError(
+                .invalidValue, "a mandate carries at most two signatures (user, interface)",
                 path: "$.signatures")
         }
         var decoded: [[UInt8]] = []

@@ -62,7 +62,8 @@ public struct Verdict: Sendable {
         classId = try fields.nonEmptyString("classId")
         let dispositionText = try fields.string("disposition")
         guard let disposition = Disposition(rawValue: dispositionText) else {
-            throw LedgerFormatError(.invalidValue, "disposition must be open-case, dismiss or ban", path: "$.disposition")
+            throw LedgerFormatError(
+                .invalidValue, "disposition must be open-case, dismiss or ban", path: "$.disposition")
         }
         self.disposition = disposition
         let marksReader = try fields.object("marks")

@@ -14,7 +14,8 @@ public struct VerdictSubmission: Sendable {
             throw error.nested(under: "$.verdict")
         }
         guard let bytes = Base64.decode(try fields.string("consentedManifest")) else {
-            throw LedgerFormatError(.invalidBase64, "consentedManifest must be padded standard base64",
+            throw LedgerFormatError(
+                .invalidBase64, "consentedManifest must be padded standard base64",
                 path: "$.consentedManifest")
         }
         consentedManifestBytes = bytes

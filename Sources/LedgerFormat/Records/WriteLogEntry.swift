@@ -42,7 +42,8 @@ public struct WriteLogEntry: Sendable, Equatable {
         fieldsWritten = try reader.optionalString("fieldsWritten")
         previousHash = try reader.string("previousHash")
         guard previousHash == Self.genesis || ContentAddress(hex: previousHash) != nil else {
-            throw LedgerFormatError(.invalidHex, "previousHash must be \"genesis\" or 64 lowercase hex digits",
+            throw LedgerFormatError(
+                .invalidHex, "previousHash must be \"genesis\" or 64 lowercase hex digits",
                 path: "$.previousHash")
         }
         entryHash = try reader.contentAddress("entryHash").hex

@@ -23,7 +23,8 @@ public enum DayDuration {
 
     public static func parseDays(_ text: String, field: String) throws(LedgerFormatError) -> Int64 {
         guard let days = parseDays(text) else {
-            throw LedgerFormatError(.invalidDuration, "\"\(text.prefix(40))\" is not a duration of the form P<n>D (n > 0)",
+            throw LedgerFormatError(
+                .invalidDuration, "\"\(text.prefix(40))\" is not a duration of the form P<n>D (n > 0)",
                 path: field)
         }
         return days

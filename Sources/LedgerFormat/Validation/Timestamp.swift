@@ -110,7 +110,8 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Parses a timestamp field, throwing an error that names it.
     public static func parse(_ text: String, field: String) throws(LedgerFormatError) -> Instant {
         guard let instant = parse(text) else {
-            throw LedgerFormatError(.invalidTimestamp, "\"\(text.prefix(60))\" is not an RFC 3339 date-time", path: field)
+            throw LedgerFormatError(
+                .invalidTimestamp, "\"\(text.prefix(60))\" is not an RFC 3339 date-time", path: field)
         }
         return instant
     }

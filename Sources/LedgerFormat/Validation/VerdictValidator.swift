@@ -72,11 +72,13 @@ public enum VerdictValidator {
             return reject(.noMandate, "verdict names mandate \(verdict.mandateRef), not \(mandate.ref)")
         }
         guard manifest.hash == mandate.manifestHash else {
-            return reject(.manifestMismatch,
+            return reject(
+                .manifestMismatch,
                 "consented manifest hashes to \(manifest.hash), mandate pinned \(mandate.manifestHash)")
         }
         guard manifest.componentId == mandate.authority else {
-            return reject(.manifestMismatch,
+            return reject(
+                .manifestMismatch,
                 "manifest componentId \(manifest.componentId) is not the mandate's authority \(mandate.authority)")
         }
         // 1. Signature (verify_strict) with the consented manifest's operator key.
@@ -132,13 +134,17 @@ public enum VerdictValidator {
             guard let appealDeadline = verdict.appealDeadline,
                 appealDeadline.isWithinReferenceTolerance(of: expectedAppeal)
             else {
-                return reject(.appealDeadline, "appealDeadline must be decidedAt + \(terms.appealWindowDays) days = \(expectedAppeal)")
+                return reject(
+                    .appealDeadline,
+                    "appealDeadline must be decidedAt + \(terms.appealWindowDays) days = \(expectedAppeal)")
             }
             let expectedExecute = terms.appealEffect == .suspensive ? appealDeadline : verdict.decidedAt
             guard let executeAfter = verdict.executeAfter, executeAfter.isWithinReferenceTolerance(of: expectedExecute)
             else {
-                return reject(.executeAfter,
-                    "executeAfter must be \(terms.appealEffect == .suspensive ? "appealDeadline" : "decidedAt") (\(terms.appealEffect.rawValue) class) = \(expectedExecute)")
+                return reject(
+                    .executeAfter,
+                    "executeAfter must be \(terms.appealEffect == .suspensive ? "appealDeadline" : "decidedAt") (\(terms.appealEffect.rawValue) class) = \(expectedExecute)"
+                )
             }
             switch terms.banTerm {
             case .permanent:

@@ -17,7 +17,8 @@ extension OnymLedger {
             options: [
                 OptionHelp(names: "--key onym:key:…", help: "A key to check signatures against (repeatable)."),
                 OptionHelp(names: "--kind KIND", help: "Decode as this kind instead of recognizing the shape."),
-                OptionHelp(names: "--mandate FILE", help: "The mandate a verdict names: run the full verdict validation."),
+                OptionHelp(
+                    names: "--mandate FILE", help: "The mandate a verdict names: run the full verdict validation."),
                 OptionHelp(names: "--manifest FILE", help: "The consented manifest, for a bare verdict."),
                 OptionHelp(names: "--at RFC3339", help: "'Now' for verdict validation (required with --mandate)."),
                 OptionHelp(names: "--json", help: "Print the report as one JSON object."),
@@ -99,7 +100,8 @@ extension OnymLedger {
 
         static func human(_ report: InspectionReport, file: String) -> String {
             var lines = ["\(file): \(report.kind.rawValue)"]
-            let canonical = report.isCanonical ? "yes" : (report.mustBeCanonical ? "NO" : "no (not required for this kind)")
+            let canonical =
+                report.isCanonical ? "yes" : (report.mustBeCanonical ? "NO" : "no (not required for this kind)")
             lines.append("  canonical:        \(canonical)")
             lines.append("  content address:  \(report.contentAddress.hex)")
             for (name, value) in report.summary {
@@ -122,19 +124,32 @@ extension OnymLedger {
 
         static func json(_ report: InspectionReport, file: String) -> JSONObject {
             JSONObject([
-                ("file", .string(file)), ("kind", .string(report.kind.rawValue)), ("canonical", .bool(report.isCanonical)),
+                ("file", .string(file)), ("kind", .string(report.kind.rawValue)),
+                ("canonical", .bool(report.isCanonical)),
                 ("contentAddress", .string(report.contentAddress.hex)),
                 ("summary", .object(JSONObject(report.summary.map { ($0.0, JSONValue.string($0.1)) }))),
-                ("signatures", .array(report.signatures.map { signature in
-                    var object = JSONObject([("role", .string(signature.role)), ("status", .string(signature.status.rawValue))])
-                    if let key = signature.key { object.set("key", .string(key)) }
-                    return .object(object)
-                })),
-                ("findings", .array(report.findings.map { finding in
-                    var object = JSONObject([("code", .string(finding.code)), ("reason", .string(finding.reason))])
-                    if let path = finding.path { object.set("path", .string(path)) }
-                    return .object(object)
-                })),
+                (
+                    "signatures",
+                    .array(
+                        report.signatures.map { signature in
+                            var object = JSONObject([
+                                ("role", .string(signature.role)), ("status", .string(signature.status.rawValue)),
+                            ])
+                            if let key = signature.key { object.set("key", .string(key)) }
+                            return .object(object)
+                        })
+                ),
+                (
+                    "findings",
+                    .array(
+                        report.findings.map { finding in
+                            var object = JSONObject([
+                                ("code", .string(finding.code)), ("reason", .string(finding.reason)),
+                            ])
+                            if let path = finding.path { object.set("path", .string(path)) }
+                            return .object(object)
+                        })
+                ),
             ])
         }
     }

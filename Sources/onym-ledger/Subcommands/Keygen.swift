@@ -14,7 +14,8 @@ extension OnymLedger {
                 known seed for a real ledger. Existing files are never overwritten.
                 """,
             options: [
-                OptionHelp(names: "--out PATH", help: "Where to write the private key; the public key goes to PATH.pub."),
+                OptionHelp(
+                    names: "--out PATH", help: "Where to write the private key; the public key goes to PATH.pub."),
                 OptionHelp(names: "--seed HEX", help: "A 32-byte seed as 64 hex digits (default: random)."),
                 OptionHelp(names: "--comment TEXT", help: "The key comment (default: onym-ledger)."),
                 OptionHelp(names: "--json", help: "Print {onymKey, fingerprint, privateKey, publicKey} as JSON."),
@@ -49,19 +50,22 @@ extension OnymLedger {
                 throw .usage("\(path) exists; remove it or choose another --out")
             }
             do {
-                try DurableFile.write(Array(OpenSSHKey.privateKeyFile(key, comment: comment).utf8), to: out, mode: 0o600,
+                try DurableFile.write(
+                    Array(OpenSSHKey.privateKeyFile(key, comment: comment).utf8), to: out, mode: 0o600,
                     exclusive: true)
-                try DurableFile.write(Array((OpenSSHKey.publicKeyLine(key.publicKey, comment: comment) + "\n").utf8),
+                try DurableFile.write(
+                    Array((OpenSSHKey.publicKeyLine(key.publicKey, comment: comment) + "\n").utf8),
                     to: publicPath, mode: 0o644, exclusive: true)
             } catch {
                 throw .data(error.description)
             }
             let fingerprint = OpenSSHKey.fingerprint(key.publicKey)
             if json {
-                Output.json(JSONObject([
-                    ("onymKey", .string(key.publicKey.onymKey)), ("fingerprint", .string(fingerprint)),
-                    ("privateKey", .string(out)), ("publicKey", .string(publicPath)),
-                ]))
+                Output.json(
+                    JSONObject([
+                        ("onymKey", .string(key.publicKey.onymKey)), ("fingerprint", .string(fingerprint)),
+                        ("privateKey", .string(out)), ("publicKey", .string(publicPath)),
+                    ]))
             } else {
                 Output.out(key.publicKey.onymKey)
                 Output.err("wrote \(out) and \(publicPath) (\(fingerprint))")

@@ -12,4 +12,3 @@ enum CLI {
         runProcess(binary, arguments, stdin: stdin)
     }
 }
-

@@ -3,4 +3,13 @@
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+
+/// `git_libgit2_opts` is variadic, which Swift cannot call: one wrapper per option used.
+static inline int CLibgit2_set_fsync_gitdir(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
+}
+
+static inline int CLibgit2_set_strict_object_creation(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
+}
 #endif

@@ -2,7 +2,9 @@ import Foundation
 
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
 enum OnymLedger {
-    static let verbs: [any Command.Type] = [Inspect.self, Keygen.self]
+    static let verbs: [any Command.Type] = [
+        Init.self, Append.self, Keys.self, Log.self, Show.self, Inspect.self, Keygen.self,
+    ]
 
     static let usage = """
         OVERVIEW: A signed, append-only git ledger of Onym moderation enforcement, and its offline verifier.

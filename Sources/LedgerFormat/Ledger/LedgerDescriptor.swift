@@ -1,0 +1,139 @@
+/// `ledger.json`: what a ledger is about and whose keys it trusts (docs/FORMAT.md §"Descriptor").
+///
+/// One ledger = one interface vendor = one Apple developer-account scope (DESIGN §3). The Apple
+/// account scope lists every app that shares the bit contract (profile §1 isolation rule,
+/// acceptance criterion 5). The interface countersigning keys are the root key plus per-authority
+/// rotated keys, as the reference's `/health` publishes them (reference §2.2).
+public struct LedgerDescriptor: Sendable, Equatable {
+    public static let formatVersion: Int64 = 1
+    public static let fields: Set<String> = [
+        "formatVersion", "ledgerId", "interface", "profile", "appleAccount",
+        "interfaceKeys",
+    ]
+
+    public struct AppleAccount: Sendable, Equatable {
+        public var teamId: String
+        public var apps: [String]
+
+        public init(teamId: String, apps: [String]) {
+            self.teamId = teamId
+            self.apps = apps
+        }
+    }
+
+    /// A rotated per-authority countersigning key (epoch ≥ 1).
+    public struct EpochKey: Sendable, Equatable {
+        public var epoch: Int64
+        public var key: Ed25519.PublicKey
+
+        public init(epoch: Int64, key: Ed25519.PublicKey) {
+            self.epoch = epoch
+            self.key = key
+        }
+    }
+
+    public var ledgerId: String
+    public var interface: String
+    public var profile: ContentAddress?
+    public var appleAccount: AppleAccount?
+    public var interfaceRootKey: Ed25519.PublicKey?
+    /// authority componentId → its rotated keys, oldest epoch first.
+    public var authorityKeys: [String: [EpochKey]]
+
+    public init(
+        ledgerId: String, interface: String, profile: ContentAddress? = nil, appleAccount: AppleAccount? = nil,
+        interfaceRootKey: Ed25519.PublicKey? = nil, authorityKeys: [String: [EpochKey]] = [:]
+    ) {
+        self.ledgerId = ledgerId
+        self.interface = interface
+        self.profile = profile
+        self.appleAccount = appleAccount
+        self.interfaceRootKey = interfaceRootKey
+        self.authorityKeys = authorityKeys
+    }
+
+    /// The keys a mandate for `authority` may be countersigned with: the root (epoch 0) and every
+    /// epoch the descriptor lists for that authority — a rotation does not void earlier mandates.
+    public func countersigningKeys(for authority: String) -> [Ed25519.PublicKey] {
+        (interfaceRootKey.map { [$0] } ?? []) + (authorityKeys[authority] ?? []).map(\.key)
+    }
+
+    public init(json: JSONObject) throws(LedgerFormatError) {
+        let reader = FieldReader(json)
+        try reader.rejectUnknownKeys(allowed: Self.fields)
+        try reader.version("formatVersion", expected: Self.formatVersion)
+        ledgerId = try reader.nonEmptyString("ledgerId")
+        interface = try reader.componentId("interface")
+        profile = reader.has("profile") ? try reader.contentAddress("profile") : nil
+        if let account = try reader.optionalObject("appleAccount") {
+            try account.rejectUnknownKeys(allowed: ["teamId", "apps"])
+            let apps = try account.stringArray("apps")
+            guard !apps.isEmpty, Set(apps).count == apps.count else {
+                throw LedgerFormatError(
+                    .invalidValue, "apps lists each app sharing the bits once, at least one",
+                    path: account.fieldPath("apps"))
+            }
+            appleAccount = AppleAccount(teamId: try account.nonEmptyString("teamId"), apps: apps)
+        } else {
+            appleAccount = nil
+        }
+        let keys = try reader.object("interfaceKeys")
+        try keys.rejectUnknownKeys(allowed: ["root", "authorities"])
+        interfaceRootKey = keys.has("root") ? try keys.onymKey("root") : nil
+        var authorityKeys: [String: [EpochKey]] = [:]
+        if let authorities = try keys.optionalObject("authorities") {
+            for member in authorities.object.members {
+                var epochs: [EpochKey] = []
+                for (index, element) in try authorities.array(member.key).enumerated() {
+                    let path = "\(authorities.fieldPath(member.key))[\(index)]"
+                    guard case .object(let object) = element else {
+                        throw LedgerFormatError(.wrongType, "expected {epoch, key}", path: path)
+                    }
+                    let entry = FieldReader(object, path: path)
+                    try entry.rejectUnknownKeys(allowed: ["epoch", "key"])
+                    let epoch = try entry.integer("epoch")
+                    guard epoch >= 1, epoch <= Int64(UInt32.max), epoch > (epochs.last?.epoch ?? 0) else {
+                        throw LedgerFormatError(.invalidValue, "epochs are ≥ 1 and strictly increasing", path: path)
+                    }
+                    epochs.append(EpochKey(epoch: epoch, key: try entry.onymKey("key")))
+                }
+                authorityKeys[member.key] = epochs
+            }
+        }
+        self.authorityKeys = authorityKeys
+    }
+
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("formatVersion", .integer(Self.formatVersion)), ("ledgerId", .string(ledgerId)),
+            ("interface", .string(interface)),
+        ])
+        if let profile { object.set("profile", .string(profile.hex)) }
+        if let appleAccount {
+            object.set(
+                "appleAccount",
+                .object(
+                    JSONObject([
+                        ("teamId", .string(appleAccount.teamId)),
+                        ("apps", .array(appleAccount.apps.map { .string($0) })),
+                    ])))
+        }
+        var keys = JSONObject()
+        if let interfaceRootKey { keys.set("root", .string(interfaceRootKey.onymKey)) }
+        if !authorityKeys.isEmpty {
+            var authorities = JSONObject()
+            for (authority, epochs) in authorityKeys {
+                authorities.set(
+                    authority,
+                    .array(
+                        epochs.map { epoch in
+                            .object(
+                                JSONObject([("epoch", .integer(epoch.epoch)), ("key", .string(epoch.key.onymKey))]))
+                        }))
+            }
+            keys.set("authorities", .object(authorities))
+        }
+        object.set("interfaceKeys", .object(keys))
+        return object
+    }
+}

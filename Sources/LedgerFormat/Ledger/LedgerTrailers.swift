@@ -1,0 +1,46 @@
+/// The trailers every ledger commit carries: the write-log size and head hash after the commit.
+///
+/// They publish the chain head the reference never publishes (onym-wire §3.14 observation), so
+/// removing or reordering entries at the tail is caught by any later commit's trailers.
+public struct LedgerTrailers: Equatable, Sendable {
+    public static let sizeKey = "Onym-Ledger-Log-Size"
+    public static let headKey = "Onym-Ledger-Log-Head"
+
+    public var logSize: Int64
+    /// The last entry's `entryHash`, or `genesis` for an empty log.
+    public var logHead: String
+
+    public init(logSize: Int64, logHead: String) {
+        self.logSize = logSize
+        self.logHead = logHead
+    }
+
+    public static let empty = LedgerTrailers(logSize: 0, logHead: WriteLogEntry.genesis)
+
+    public var text: String { "\(Self.sizeKey): \(logSize)\n\(Self.headKey): \(logHead)\n" }
+
+    /// Reads the trailers from a commit message: both keys exactly once, in the last paragraph.
+    public init?(message: String) {
+        let paragraphs = message.split(separator: "\n\n", omittingEmptySubsequences: true)
+        guard let last = paragraphs.last else { return nil }
+        var size: Int64?
+        var head: String?
+        for line in last.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case Self.sizeKey:
+                guard size == nil, let value = Int64(parts[1]), value >= 0 else { return nil }
+                size = value
+            case Self.headKey:
+                guard head == nil, parts[1] == WriteLogEntry.genesis || ContentAddress(hex: String(parts[1])) != nil
+                else { return nil }
+                head = String(parts[1])
+            default:
+                continue
+            }
+        }
+        guard let size, let head else { return nil }
+        self.init(logSize: size, logHead: head)
+    }
+}

@@ -1,0 +1,79 @@
+/// A write to record, as the enforcement backend reports it before the ledger chains it:
+/// `{recordedAt, deviceBinding, authorizedBy, caseOpen, banned, outcome[, fieldsWritten]}` — the
+/// audit shape without `sequence`, `previousHash` and `entryHash`, which the writer computes.
+public struct WriteRequest: Sendable, Equatable {
+    public static let fields: Set<String> = [
+        "recordedAt", "deviceBinding", "authorizedBy", "caseOpen", "banned",
+        "outcome", "fieldsWritten",
+    ]
+
+    public let recordedAt: String
+    public let deviceBinding: String
+    public let authorizedBy: String
+    public let caseOpen: Bool
+    public let banned: Bool
+    public let outcome: String
+    public let fieldsWritten: String?
+
+    public init(json: JSONObject, path: String = "$") throws(LedgerFormatError) {
+        let reader = FieldReader(json, path: path)
+        try reader.rejectUnknownKeys(allowed: Self.fields)
+        recordedAt = try reader.string("recordedAt")
+        _ = try reader.timestamp("recordedAt")
+        deviceBinding = try reader.nonEmptyString("deviceBinding")
+        authorizedBy = try reader.nonEmptyString("authorizedBy")
+        caseOpen = try reader.bool("caseOpen")
+        banned = try reader.bool("banned")
+        outcome = try reader.string("outcome")
+        guard outcome == "ok" || outcome.hasPrefix("failed: ") else {
+            throw LedgerFormatError(
+                .invalidValue, "outcome must be \"ok\" or \"failed: <reason>\"",
+                path: reader.fieldPath("outcome"))
+        }
+        fieldsWritten = try reader.optionalString("fieldsWritten")
+    }
+
+    /// The entry this request becomes at `sequence` after `previousHash`.
+    public func entry(sequence: Int64, previousHash: String) throws(LedgerFormatError) -> WriteLogEntry {
+        try WriteLogEntry(
+            sequence: sequence, recordedAt: recordedAt, deviceBinding: deviceBinding, authorizedBy: authorizedBy,
+            caseOpen: caseOpen, banned: banned, outcome: outcome, fieldsWritten: fieldsWritten,
+            previousHash: previousHash)
+    }
+
+    /// Whether `object` has the write-request shape (and no chain fields).
+    public static func matches(_ object: JSONObject) -> Bool {
+        object["recordedAt"] != nil && object["authorizedBy"] != nil && object["entryHash"] == nil
+    }
+}
+
+/// The reference's audit response (`GET /v1/write-log`, reference §3.15):
+/// `{chainIntact, brokenAtSequence, entries}`. Only the first 1 000 rows are returned, so
+/// re-importing an overlapping export must be a no-op for rows already in the ledger.
+public struct AuditExport: Sendable {
+    public let chainIntact: Bool?
+    public let entries: [WriteLogEntry]
+
+    public init(json: JSONObject) throws(LedgerFormatError) {
+        let reader = FieldReader(json)
+        try reader.rejectUnknownKeys(allowed: ["chainIntact", "brokenAtSequence", "entries"])
+        chainIntact = reader.has("chainIntact") ? try reader.bool("chainIntact") : nil
+        var entries: [WriteLogEntry] = []
+        for (index, element) in try reader.array("entries").enumerated() {
+            guard case .object(let object) = element else {
+                throw LedgerFormatError(.wrongType, "expected a write-log entry object", path: "$.entries[\(index)]")
+            }
+            do {
+                entries.append(try WriteLogEntry(json: object))
+            } catch {
+                throw error.nested(under: "$.entries[\(index)]")
+            }
+        }
+        self.entries = entries
+    }
+
+    public static func matches(_ object: JSONObject) -> Bool {
+        if case .array = object["entries"] { return true }
+        return false
+    }
+}

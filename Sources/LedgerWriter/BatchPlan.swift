@@ -1,0 +1,38 @@
+public import LedgerFormat
+
+/// What one append will write: new files by path, and the log position after it.
+public struct BatchPlan: Sendable {
+    public struct Counts: Sendable, Equatable {
+        public var profiles = 0
+        public var manifests = 0
+        public var mandates = 0
+        public var verdicts = 0
+        public var receipts = 0
+        public var entries = 0
+        /// Records that were already in the ledger (re-appends are no-ops).
+        public var alreadyPresent = 0
+
+        public var total: Int { profiles + manifests + mandates + verdicts + receipts + entries }
+    }
+
+    public internal(set) var files: [(path: String, bytes: [UInt8])] = []
+    public internal(set) var counts = Counts()
+    public internal(set) var trailers: LedgerTrailers
+
+    public var isEmpty: Bool { files.isEmpty }
+
+    /// The commit message: a one-line summary, then the trailers.
+    public var commitMessage: String {
+        var parts: [String] = []
+        func add(_ count: Int, _ singular: String, _ plural: String) {
+            if count > 0 { parts.append("\(count) \(count == 1 ? singular : plural)") }
+        }
+        add(counts.profiles, "profile", "profiles")
+        add(counts.manifests, "manifest", "manifests")
+        add(counts.mandates, "mandate", "mandates")
+        add(counts.verdicts, "verdict", "verdicts")
+        add(counts.receipts, "receipt", "receipts")
+        add(counts.entries, "write-log entry", "write-log entries")
+        return "append: \(parts.joined(separator: ", "))\n\n\(trailers.text)"
+    }
+}

@@ -1,0 +1,17 @@
+internal import CLibgit2
+
+/// libgit2's process-wide initialisation, done once (STYLE.md guideline 3; never per object, never shut down).
+enum GitLibrary {
+    private static let initialized: Bool = {
+        guard git_libgit2_init() >= 0 else { return false }
+        // Durability: packs, loose objects and refs are fsynced before they count as written,
+        // so an acknowledged append survives a power cut, not just a killed process.
+        _ = CLibgit2_set_fsync_gitdir(1)
+        _ = CLibgit2_set_strict_object_creation(1)
+        return true
+    }()
+
+    static func ensureInitialized() {
+        precondition(initialized, "git_libgit2_init failed")
+    }
+}

@@ -1,0 +1,38 @@
+internal import CLibgit2
+
+/// A git object id (SHA-1, 20 bytes). Hex only at the edges.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    init(_ oid: git_oid) {
+        var copy = oid
+        bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
+    }
+
+    init?(hex: String) {
+        guard hex.utf8.count == 40 else { return nil }
+        var oid = git_oid()
+        guard git_oid_fromstr(&oid, hex) == 0 else { return nil }
+        self.init(oid)
+    }
+
+    var raw: git_oid {
+        var oid = git_oid()
+        withUnsafeMutableBytes(of: &oid.id) { $0.copyBytes(from: bytes) }
+        return oid
+    }
+
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(40)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+    public var short: String { String(hex.prefix(12)) }
+}

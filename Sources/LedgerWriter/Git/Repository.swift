@@ -1,0 +1,334 @@
+internal import CLibgit2
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An open git repository: the one owner of a `git_repository*` (STYLE.md guideline 2).
+///
+/// Not thread-safe (libgit2 forbids sharing one handle across threads): open one per thread.
+public final class Repository {
+    let pointer: OpaquePointer
+    public let path: String
+
+    private init(takingOwnershipOf pointer: OpaquePointer, path: String) {
+        self.pointer = pointer
+        self.path = path
+    }
+
+    deinit { git_repository_free(pointer) }
+
+    /// Opens an existing repository (bare, or the `.git` of a normal one).
+    /// The corresponding C function is `git_repository_open_ext`.
+    public static func open(_ path: String) throws(GitError) -> Repository {
+        GitLibrary.ensureInitialized()
+        var repo: OpaquePointer?
+        try GitError.check(git_repository_open_ext(&repo, path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil))
+        return Repository(takingOwnershipOf: repo!, path: path)
+    }
+
+    /// Creates a bare repository whose HEAD names `refs/heads/main`.
+    public static func initBare(_ path: String, branch: String = "main") throws(GitError) -> Repository {
+        GitLibrary.ensureInitialized()
+        var options = git_repository_init_options()
+        try GitError.check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)))
+        options.flags = UInt32(
+            GIT_REPOSITORY_INIT_BARE.rawValue | GIT_REPOSITORY_INIT_MKPATH.rawValue
+                | GIT_REPOSITORY_INIT_NO_REINIT.rawValue)
+        var repo: OpaquePointer?
+        let result = branch.withCString { head in
+            options.initial_head = head
+            return git_repository_init_ext(&repo, path, &options)
+        }
+        try GitError.check(result)
+        return Repository(takingOwnershipOf: repo!, path: path)
+    }
+
+    /// The directory of the repository's git data (the repository itself when bare).
+    public var gitDirectory: String { String(cString: git_repository_path(pointer)) }
+
+    public var isBare: Bool { git_repository_is_bare(pointer) == 1 }
+
+    // MARK: - References
+
+    /// The object a reference points at, or nil when the reference does not exist.
+    public func referenceTarget(_ name: String) throws(GitError) -> ObjectID? {
+        var oid = git_oid()
+        let result = git_reference_name_to_id(&oid, pointer, name)
+        if result == GIT_ENOTFOUND.rawValue { return nil }
+        try GitError.check(result)
+        return ObjectID(oid)
+    }
+
+    /// Moves `name` to `target` only if it still points at `expected` (nil: only if it does not
+    /// exist yet). A lost race throws ``GitError/Code/modified`` (or `exists` for a new ref).
+    /// The corresponding C function is `git_reference_create_matching`.
+    public func compareAndSwapReference(_ name: String, to target: ObjectID, expected: ObjectID?) throws(GitError) {
+        var reference: OpaquePointer?
+        var newID = target.raw
+        let result: Int32
+        if var current = expected?.raw {
+            // force = 1 is required to update an existing ref; current_id makes it a compare-and-swap.
+            result = git_reference_create_matching(&reference, pointer, name, &newID, 1, &current, nil)
+        } else {
+            result = git_reference_create(&reference, pointer, name, &newID, 0, nil)
+        }
+        try GitError.check(result)
+        git_reference_free(reference)
+    }
+
+    // MARK: - Objects
+
+    /// Resolves a hex id or unique prefix of at least 4 digits to a full commit id.
+    public func resolveCommit(_ text: String) throws(GitError) -> ObjectID {
+        var object: OpaquePointer?
+        try GitError.check(git_revparse_single(&object, pointer, text))
+        defer { git_object_free(object) }
+        guard git_object_type(object) == GIT_OBJECT_COMMIT else {
+            throw GitError.fail("\(text) is not a commit")
+        }
+        return ObjectID(git_object_id(object).pointee)
+    }
+
+    public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        let result = bytes.withUnsafeBytes { buffer in
+            git_blob_create_from_buffer(&oid, pointer, buffer.baseAddress, buffer.count)
+        }
+        try GitError.check(result)
+        return ObjectID(oid)
+    }
+
+    /// A blob's bytes, refusing blobs larger than `limit` before reading them.
+    public func readBlob(_ id: ObjectID, limit: Int = Int.max) throws(GitError) -> [UInt8] {
+        var blob: OpaquePointer?
+        var oid = id.raw
+        try GitError.check(git_blob_lookup(&blob, pointer, &oid))
+        defer { git_blob_free(blob) }
+        let size = Int(git_blob_rawsize(blob))
+        guard size <= limit else {
+            throw GitError.fail("blob \(id.short) is \(size) bytes, over the limit of \(limit)")
+        }
+        guard size > 0, let content = git_blob_rawcontent(blob) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: content, count: size))
+    }
+
+    /// The size of a blob from the object header, without inflating its content.
+    public func blobSize(_ id: ObjectID) throws(GitError) -> Int {
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var size = 0
+        var type = GIT_OBJECT_ANY
+        var oid = id.raw
+        try GitError.check(git_odb_read_header(&size, &type, odb, &oid))
+        return size
+    }
+
+    /// The blob at `path` in `commit`'s tree, or nil when there is no such file.
+    public func blob(at path: String, inCommit commit: ObjectID, limit: Int = Int.max) throws(GitError) -> [UInt8]? {
+        guard let entry = try entry(at: path, inCommit: commit), entry.kind == .blob else { return nil }
+        return try readBlob(entry.id, limit: limit)
+    }
+
+    /// The tree entry at `path` in `commit`'s tree, or nil.
+    public func entry(at path: String, inCommit commit: ObjectID) throws(GitError) -> TreeEntry? {
+        let treeID = try self.commit(commit).tree
+        var tree: OpaquePointer?
+        var oid = treeID.raw
+        try GitError.check(git_tree_lookup(&tree, pointer, &oid))
+        defer { git_tree_free(tree) }
+        var entry: OpaquePointer?
+        let result = git_tree_entry_bypath(&entry, tree, path)
+        if result == GIT_ENOTFOUND.rawValue { return nil }
+        try GitError.check(result)
+        defer { git_tree_entry_free(entry) }
+        return TreeEntry(entry!)
+    }
+
+    /// The entries of one tree, in git's order (bytewise by name, directories as if suffixed by `/`).
+    public func treeEntries(_ treeID: ObjectID) throws(GitError) -> [TreeEntry] {
+        var tree: OpaquePointer?
+        var oid = treeID.raw
+        try GitError.check(git_tree_lookup(&tree, pointer, &oid))
+        defer { git_tree_free(tree) }
+        let count = git_tree_entrycount(tree)
+        var entries: [TreeEntry] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            entries.append(TreeEntry(git_tree_entry_byindex(tree, index)))
+        }
+        return entries
+    }
+
+    /// A new tree: `base` (or the empty tree) with `upserts` applied (paths from the root; missing
+    /// folders are created). Only the folders on the changed paths are rewritten.
+    /// The corresponding C function is `git_tree_create_updated`.
+    public func updatedTree(base: ObjectID?, upserts: [(path: String, blob: ObjectID)]) throws(GitError) -> ObjectID {
+        var baseTree: OpaquePointer?
+        if var baseID = base?.raw {
+            try GitError.check(git_tree_lookup(&baseTree, pointer, &baseID))
+        }
+        defer { git_tree_free(baseTree) }
+        // Keep the C strings alive for the duration of the call.
+        let paths = upserts.map { strdup($0.path)! }
+        defer { paths.forEach { free($0) } }
+        var updates = zip(upserts, paths).map { upsert, path in
+            git_tree_update(
+                action: GIT_TREE_UPDATE_UPSERT, id: upsert.blob.raw, filemode: GIT_FILEMODE_BLOB,
+                path: UnsafePointer(path))
+        }
+        var oid = git_oid()
+        try GitError.check(git_tree_create_updated(&oid, pointer, baseTree, updates.count, &updates))
+        return ObjectID(oid)
+    }
+
+    // MARK: - Commits
+
+    /// The unsigned commit buffer git will hash once the signature is added.
+    /// The corresponding C function is `git_commit_create_buffer`.
+    public func commitBuffer(tree: ObjectID, parent: ObjectID?, identity: CommitIdentity, message: String)
+        throws(GitError) -> [UInt8]
+    {
+        var signature: UnsafeMutablePointer<git_signature>?
+        try GitError.check(git_signature_new(&signature, identity.name, identity.email, identity.time, 0))
+        defer { git_signature_free(signature) }
+        var treeObject: OpaquePointer?
+        var treeID = tree.raw
+        try GitError.check(git_tree_lookup(&treeObject, pointer, &treeID))
+        defer { git_tree_free(treeObject) }
+        var parentObject: OpaquePointer?
+        if var parentID = parent?.raw {
+            try GitError.check(git_commit_lookup(&parentObject, pointer, &parentID))
+        }
+        defer { git_commit_free(parentObject) }
+        var buffer = git_buf()
+        defer { git_buf_dispose(&buffer) }
+        var parents: [OpaquePointer?] = parentObject.map { [$0] } ?? []
+        let result = parents.withUnsafeMutableBufferPointer { parentPointers in
+            git_commit_create_buffer(
+                &buffer, pointer, signature, signature, nil, message, treeObject, parentPointers.count,
+                parentPointers.baseAddress)
+        }
+        try GitError.check(result)
+        return Array(UnsafeRawBufferPointer(start: buffer.ptr, count: buffer.size))
+    }
+
+    /// Writes a commit from `buffer` with `signature` in its `gpgsig` header.
+    /// The corresponding C function is `git_commit_create_with_signature`.
+    public func createSignedCommit(buffer: [UInt8], signature: String) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        let text = String(decoding: buffer, as: UTF8.self)
+        try GitError.check(git_commit_create_with_signature(&oid, pointer, text, signature, nil))
+        return ObjectID(oid)
+    }
+
+    /// A commit's parsed header fields.
+    public func commit(_ id: ObjectID) throws(GitError) -> CommitInfo {
+        var commit: OpaquePointer?
+        var oid = id.raw
+        try GitError.check(git_commit_lookup(&commit, pointer, &oid))
+        defer { git_commit_free(commit) }
+        var parents: [ObjectID] = []
+        for index in 0..<git_commit_parentcount(commit) {
+            parents.append(ObjectID(git_commit_parent_id(commit, index).pointee))
+        }
+        let header = git_commit_raw_header(commit).map { String(cString: $0) } ?? ""
+        return CommitInfo(
+            id: id, tree: ObjectID(git_commit_tree_id(commit).pointee), parents: parents,
+            message: git_commit_message_raw(commit).map { String(cString: $0) } ?? "",
+            time: Int64(git_commit_time(commit)), rawHeader: header)
+    }
+
+    /// The commit's `gpgsig` signature and the exact bytes it signs, or nil for an unsigned commit.
+    /// The corresponding C function is `git_commit_extract_signature`.
+    public func extractSignature(_ id: ObjectID) throws(GitError) -> (signature: String, signedData: [UInt8])? {
+        var signature = git_buf()
+        var signed = git_buf()
+        defer {
+            git_buf_dispose(&signature)
+            git_buf_dispose(&signed)
+        }
+        var oid = id.raw
+        let result = git_commit_extract_signature(&signature, &signed, pointer, &oid, nil)
+        if result == GIT_ENOTFOUND.rawValue { return nil }
+        try GitError.check(result)
+        return (
+            String(decoding: UnsafeRawBufferPointer(start: signature.ptr, count: signature.size), as: UTF8.self),
+            Array(UnsafeRawBufferPointer(start: signed.ptr, count: signed.size))
+        )
+    }
+
+    /// Commits reachable from `tip`, oldest first (parents before children).
+    public func history(from tip: ObjectID, hiding hidden: ObjectID? = nil) throws(GitError) -> [ObjectID] {
+        var walk: OpaquePointer?
+        try GitError.check(git_revwalk_new(&walk, pointer))
+        defer { git_revwalk_free(walk) }
+        try GitError.check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue))
+        var tipID = tip.raw
+        try GitError.check(git_revwalk_push(walk, &tipID))
+        if var hiddenID = hidden?.raw { try GitError.check(git_revwalk_hide(walk, &hiddenID)) }
+        var ids: [ObjectID] = []
+        var oid = git_oid()
+        while true {
+            let result = git_revwalk_next(&oid, walk)
+            if result == GIT_ITEROVER.rawValue { break }
+            try GitError.check(result)
+            ids.append(ObjectID(oid))
+        }
+        return ids
+    }
+
+    /// Whether `descendant` has `ancestor` in its history (or is it).
+    public func isDescendant(_ descendant: ObjectID, of ancestor: ObjectID) throws(GitError) -> Bool {
+        if descendant == ancestor { return true }
+        var a = descendant.raw
+        var b = ancestor.raw
+        return try GitError.check(git_graph_descendant_of(pointer, &a, &b)) == 1
+    }
+}
+
+/// Who and when a commit is attributed to; `time` comes from the batch, never a hidden clock.
+public struct CommitIdentity: Sendable {
+    public let name: String
+    public let email: String
+    /// Seconds since the epoch (UTC; the offset is always +0000).
+    public let time: Int64
+
+    public init(name: String = "onym-ledger", email: String = "ledger@onym.invalid", time: Int64) {
+        self.name = name
+        self.email = email
+        self.time = time
+    }
+}
+
+public struct CommitInfo: Sendable {
+    public let id: ObjectID
+    public let tree: ObjectID
+    public let parents: [ObjectID]
+    public let message: String
+    public let time: Int64
+    public let rawHeader: String
+}
+
+/// One entry of a git tree.
+public struct TreeEntry: Sendable {
+    public enum Kind: Sendable { case blob, tree, commit, other }
+
+    public let name: String
+    public let id: ObjectID
+    /// The git file mode (`0o100644`, `0o040000`, `0o120000` symlink, `0o160000` gitlink…).
+    public let mode: UInt32
+    public let kind: Kind
+
+    init(_ entry: OpaquePointer) {
+        name = String(cString: git_tree_entry_name(entry))
+        id = ObjectID(git_tree_entry_id(entry).pointee)
+        mode = git_tree_entry_filemode_raw(entry).rawValue
+        switch git_tree_entry_type(entry) {
+        case GIT_OBJECT_BLOB: kind = .blob
+        case GIT_OBJECT_TREE: kind = .tree
+        case GIT_OBJECT_COMMIT: kind = .commit
+        default: kind = .other
+        }
+    }
+}

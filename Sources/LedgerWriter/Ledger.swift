@@ -1,0 +1,196 @@
+public import LedgerFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The writer's front end: create a ledger, append batches, rotate commit-signing keys.
+///
+/// Every operation validates everything first and writes nothing on failure; the branch moves only
+/// by compare-and-swap, and a lost race re-reads the new tip and re-plans (the chain continues).
+public enum Ledger {
+    /// How many times an append re-reads and retries after losing a race before giving up.
+    public static let maxAttempts = 1000
+
+    public struct AppendResult: Sendable {
+        /// The new commit, or nil when every record was already present (nothing written).
+        public let commit: ObjectID?
+        public let counts: BatchPlan.Counts
+        public let trailers: LedgerTrailers
+        /// 1 unless another writer won a race.
+        public let attempts: Int
+    }
+
+    // MARK: - init
+
+    /// Creates a bare ledger repository at `path` with its descriptor, the signing key's public half
+    /// as the only allowed signer, an optional profile object, and a first signed commit.
+    ///
+    /// Resumable: a directory that is an onym-ledger repository without a first commit (an init
+    /// that was killed) is completed; anything else that exists is refused.
+    public static func initialize(
+        path: String, descriptor: LedgerDescriptor, signingKey: Ed25519.PrivateKey, at: Instant,
+        profile: EnforcementProfile? = nil
+    ) throws(AppendError) -> ObjectID {
+        let repository: Repository
+        do {
+            if let existing = try? Repository.open(path) {
+                guard try existing.referenceTarget(LedgerLayout.branch) == nil else {
+                    throw AppendError(source: path, rule: "init.exists", reason: "a ledger already exists here")
+                }
+                repository = existing
+            } else {
+                if access(path, F_OK) == 0, !isEmptyDirectory(path) {
+                    throw AppendError(
+                        source: path, rule: "init.exists",
+                        reason: "the path exists and is not an empty directory")
+                }
+                repository = try Repository.initBare(path)
+            }
+            try repository.attachInMemoryObjects()
+            var descriptor = descriptor
+            var files: [(path: String, bytes: [UInt8])] = []
+            if let profile {
+                descriptor.profile = profile.ref
+                files.append((LedgerLayout.recordPath(.profile, profile.ref), CanonicalJSON.encode(profile.json)))
+            }
+            files.append((LedgerLayout.descriptorPath, CanonicalJSON.encode(descriptor.json)))
+            files.append(
+                (LedgerLayout.allowedSignersPath, Array(AllowedSigners(keys: [signingKey.publicKey]).text.utf8)))
+            let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
+            return try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                files: files, parent: nil, message: message, time: at)
+        } catch let error as AppendError {
+            throw error
+        } catch {
+            throw AppendError(source: path, rule: "git", reason: "\(error)")
+        }
+    }
+
+    // MARK: - append
+
+    /// Appends one batch as one signed commit.
+    public static func append(path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant)
+        throws(AppendError) -> AppendResult
+    {
+        for attempt in 1...maxAttempts {
+            do {
+                let repository = try Repository.open(path)
+                guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
+                    throw AppendError(
+                        source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
+                }
+                let state = try LedgerState(repository: repository, tip: tip)
+                guard state.signers.contains(signingKey.publicKey) else {
+                    throw AppendError(
+                        source: path, rule: "signingKey.notAllowed",
+                        reason:
+                            "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)"
+                    )
+                }
+                let plan = try BatchPlanner.plan(items, state: state, at: at)
+                CrashPoint.reach(.afterValidation)
+                guard !plan.isEmpty else {
+                    return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+                }
+                try repository.attachInMemoryObjects()
+                let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                    files: plan.files, parent: tip, message: plan.commitMessage, time: at)
+                return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+            } catch let error as GitError where isLostRace(error) {
+                backOff(attempt)
+                continue
+            } catch let error as AppendError {
+                throw error
+            } catch {
+                throw AppendError(source: path, rule: "git", reason: "\(error)")
+            }
+        }
+        throw AppendError(
+            source: path, rule: "append.contention",
+            reason: "lost the compare-and-swap \(maxAttempts) times; nothing was written")
+    }
+
+    // MARK: - keys rotate
+
+    /// A signed commit that adds or removes a commit-signing key in `keys/allowed_signers`.
+    /// The signing key must be allowed by the current tip; removing the last key is refused.
+    public static func rotateSigners(
+        path: String, signingKey: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
+        at: Instant
+    ) throws(AppendError) -> ObjectID? {
+        for attempt in 1...maxAttempts {
+            do {
+                let repository = try Repository.open(path)
+                guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
+                    throw AppendError(
+                        source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
+                }
+                let state = try LedgerState(repository: repository, tip: tip)
+                guard state.signers.contains(signingKey.publicKey) else {
+                    throw AppendError(
+                        source: path, rule: "signingKey.notAllowed",
+                        reason:
+                            "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)"
+                    )
+                }
+                var signers = state.signers
+                for key in add { signers.add(key) }
+                for key in remove {
+                    guard signers.contains(key) else {
+                        throw AppendError(
+                            source: "--remove", record: OpenSSHKey.fingerprint(key), rule: "keys.notPresent",
+                            reason: "the key is not an allowed signer")
+                    }
+                    signers.remove(key)
+                }
+                guard !signers.entries.isEmpty else {
+                    throw AppendError(
+                        source: "--remove", rule: "keys.lastKey",
+                        reason: "removing the last allowed signer would leave no one able to append")
+                }
+                guard signers != state.signers else { return nil }
+                try repository.attachInMemoryObjects()
+                var summary: [String] = add.filter { !state.signers.contains($0) }.map {
+                    "add \(OpenSSHKey.fingerprint($0))"
+                }
+                summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
+                let message = "keys: \(summary.joined(separator: ", "))\n\n\(state.trailers.text)"
+                return try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                    files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, message: message,
+                    time: at)
+            } catch let error as GitError where isLostRace(error) {
+                backOff(attempt)
+                continue
+            } catch let error as AppendError {
+                throw error
+            } catch {
+                throw AppendError(source: path, rule: "git", reason: "\(error)")
+            }
+        }
+        throw AppendError(source: path, rule: "append.contention", reason: "lost the compare-and-swap too often")
+    }
+
+    // MARK: - Helpers
+
+    private static func isLostRace(_ error: GitError) -> Bool {
+        error.code == .modified || error.code == .exists || error.code == .locked
+    }
+
+    /// A short randomized pause so two racing writers do not retry in lockstep.
+    private static func backOff(_ attempt: Int) {
+        usleep(UInt32.random(in: 0...UInt32(min(attempt, 20) * 500)))
+    }
+
+    private static func isEmptyDirectory(_ path: String) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,138 @@
+public import LedgerFormat
+
+/// A ledger as of one commit, read through one repository handle: its descriptor, its signers,
+/// its log position, and lookups of the records it holds.
+///
+/// Read before verification, so callers treat it as the writer's own view, not as verified history.
+public final class LedgerState {
+    public let repository: Repository
+    public let tip: ObjectID
+    public let descriptor: LedgerDescriptor
+    public let signers: AllowedSigners
+    public let trailers: LedgerTrailers
+    public let commitTime: Int64
+
+    private var mandateCache: [ContentAddress: Mandate] = [:]
+    private var manifestCache: [ContentAddress: AuthorityManifest] = [:]
+    private var knownBindings: Set<String>?
+
+    public init(repository: Repository, tip: ObjectID) throws(AppendError) {
+        self.repository = repository
+        self.tip = tip
+        let source = repository.path
+        do {
+            let commit = try repository.commit(tip)
+            commitTime = commit.time
+            guard let trailers = LedgerTrailers(message: commit.message) else {
+                throw AppendError(
+                    source: source, record: tip.hex, rule: "ledger.trailers",
+                    reason: "the tip commit has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers")
+            }
+            self.trailers = trailers
+            guard
+                let descriptorBytes = try repository.blob(
+                    at: LedgerLayout.descriptorPath, inCommit: tip,
+                    limit: Limits.maxRecordBytes)
+            else {
+                throw AppendError(
+                    source: source, record: tip.hex, rule: "ledger.descriptor",
+                    reason: "\(LedgerLayout.descriptorPath) is missing: not an onym ledger")
+            }
+            descriptor = try LedgerDescriptor(json: try CanonicalJSON.parseCanonical(descriptorBytes))
+            guard
+                let signerBytes = try repository.blob(
+                    at: LedgerLayout.allowedSignersPath, inCommit: tip,
+                    limit: Limits.maxRecordBytes)
+            else {
+                throw AppendError(
+                    source: source, record: tip.hex, rule: "ledger.allowedSigners",
+                    reason: "\(LedgerLayout.allowedSignersPath) is missing")
+            }
+            signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
+        } catch let error as AppendError {
+            throw error
+        } catch let error as LedgerFormatError {
+            throw AppendError(source: source, record: tip.hex, error)
+        } catch {
+            throw AppendError(source: source, record: tip.hex, rule: "git", reason: "\(error)")
+        }
+    }
+
+    // MARK: - Lookups
+
+    public func contains(_ path: String) throws(AppendError) -> Bool {
+        do {
+            return try repository.entry(at: path, inCommit: tip) != nil
+        } catch {
+            throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
+        }
+    }
+
+    public func file(_ path: String) throws(AppendError) -> [UInt8]? {
+        do {
+            return try repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes)
+        } catch {
+            throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
+        }
+    }
+
+    public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? {
+        if let cached = mandateCache[ref] { return cached }
+        guard let bytes = try file(LedgerLayout.recordPath(.mandate, ref)) else { return nil }
+        do {
+            let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
+            mandateCache[ref] = mandate
+            return mandate
+        } catch {
+            throw AppendError(source: repository.path, record: ref.hex, error)
+        }
+    }
+
+    public func manifest(_ hash: ContentAddress) throws(AppendError) -> AuthorityManifest? {
+        if let cached = manifestCache[hash] { return cached }
+        guard let bytes = try file(LedgerLayout.recordPath(.manifest, hash)) else { return nil }
+        do {
+            let manifest = try AuthorityManifest(rawBytes: bytes)
+            manifestCache[hash] = manifest
+            return manifest
+        } catch {
+            throw AppendError(source: repository.path, record: hash.hex, error)
+        }
+    }
+
+    public func logEntry(_ sequence: Int64) throws(AppendError) -> WriteLogEntry? {
+        guard let bytes = try file(LedgerLayout.logEntryPath(sequence)) else { return nil }
+        do {
+            return try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+        } catch {
+            throw AppendError(source: repository.path, record: "log \(sequence)", error)
+        }
+    }
+
+    /// Every device binding a mandate in the ledger names (read once, on first use).
+    public func deviceBindings() throws(AppendError) -> Set<String> {
+        if let knownBindings { return knownBindings }
+        var bindings: Set<String> = []
+        do {
+            guard let root = try repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: tip) else {
+                knownBindings = []
+                return []
+            }
+            for first in try repository.treeEntries(root.id) where first.kind == .tree {
+                for second in try repository.treeEntries(first.id) where second.kind == .tree {
+                    for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
+                        let bytes = try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes)
+                        let object = try CanonicalJSON.parse(bytes)
+                        if let binding = object["deviceBinding"]?.stringValue { bindings.insert(binding) }
+                    }
+                }
+            }
+        } catch let error as LedgerFormatError {
+            throw AppendError(source: repository.path, record: "mandates/", error)
+        } catch {
+            throw AppendError(source: repository.path, record: "mandates/", rule: "git", reason: "\(error)")
+        }
+        knownBindings = bindings
+        return bindings
+    }
+}

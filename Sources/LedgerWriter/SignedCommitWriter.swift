@@ -1,0 +1,39 @@
+import LedgerFormat
+
+/// The one way a ledger commit is made (STYLE.md guideline 13): build the tree → commit buffer →
+/// SSHSIG over the exact buffer (namespace `git`, SHA-512) → `git_commit_create_with_signature` →
+/// write the batch's pack → move the branch by compare-and-swap against the expected tip.
+///
+/// Deterministic: Ed25519 signatures are deterministic and the commit time comes from the batch,
+/// so the same inputs, key and time produce the same commit id.
+struct SignedCommitWriter {
+    let repository: Repository
+    let key: Ed25519.PrivateKey
+
+    /// Writes `files` on top of `parent` and moves the branch from `parent` to the new commit.
+    /// - Throws: ``GitError`` — ``GitError/Code/modified`` (or `exists`/`locked`) when another writer
+    ///   moved the branch first; the caller re-reads and retries.
+    func commit(files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String, time: Instant)
+        throws(GitError) -> ObjectID
+    {
+        var upserts: [(path: String, blob: ObjectID)] = []
+        upserts.reserveCapacity(files.count)
+        for file in files {
+            upserts.append((file.path, try repository.writeBlob(file.bytes)))
+        }
+        CrashPoint.reach(.afterBlobs)
+        let baseTree = try parent.map { (id: ObjectID) throws(GitError) in try repository.commit(id).tree }
+        let tree = try repository.updatedTree(base: baseTree, upserts: upserts)
+        CrashPoint.reach(.afterTree)
+        let buffer = try repository.commitBuffer(
+            tree: tree, parent: parent, identity: CommitIdentity(time: time.seconds), message: message)
+        let signature = SSHSignature.sign(buffer, namespace: "git", with: key)
+        let commit = try repository.createSignedCommit(buffer: buffer, signature: signature.armored)
+        CrashPoint.reach(.afterCommitObject)
+        try repository.writePack(for: commit, parent: parent)
+        CrashPoint.reach(.afterPack)
+        try repository.compareAndSwapReference(LedgerLayout.branch, to: commit, expected: parent)
+        CrashPoint.reach(.afterReference)
+        return commit
+    }
+}

@@ -1,0 +1,110 @@
+import LedgerFormat
+import LedgerWriter
+
+extension OnymLedger {
+    /// `append`: one batch of records and writes as one signed commit.
+    struct Append: Command {
+        static let configuration = CommandConfiguration(
+            commandName: "append",
+            abstract: "Append one batch of records and write-log entries as one signed commit.",
+            usage: "append LEDGER --signing-key KEY [--at RFC3339] [--kind KIND] [--json] FILE…",
+            discussion: """
+                Each FILE (or '-' for standard input) holds one record as the reference services produce it: an
+                enforcement profile, a manifest (exact bytes; FILE.sig beside it is its detached signature), a
+                mandate, a verdict or a verdict submission {verdict, consentedManifest}, a verdict receipt, a
+                reference audit export {entries: [...]} (entries keep their sequence and hashes and must continue
+                the ledger's chain; rows already in the ledger are skipped), or write requests without hashes
+                (one JSON object per line) for which the writer computes sequence and chain.
+                The whole batch is validated before anything is written; one bad record refuses it all (exit 65)
+                and the ledger is unchanged. Records already present are no-ops. A verdict that arrives without
+                a receipt gets one at the batch time (--at) with the status verdict validation derives then.
+                """,
+            options: [
+                OptionHelp(
+                    names: "--signing-key KEY", help: "An allowed signer's OpenSSH ed25519 private key (required)."),
+                OptionHelp(names: "--at RFC3339", help: "The batch time: commit time, receipt time (default: now)."),
+                OptionHelp(
+                    names: "--kind KIND",
+                    help: "Read every FILE as \(BatchImporter.Kind.allCases.map(\.rawValue).joined(separator: "|"))."),
+                OptionHelp(names: "--json", help: "Print {commit, counts, logSize, logHead, attempts} as JSON."),
+            ])
+
+        let ledger: String
+        let files: [String]
+        let key: Ed25519.PrivateKey
+        let at: Instant
+        let kind: BatchImporter.Kind?
+        let json: Bool
+
+        init(parsing arguments: inout Arguments) throws(CLIError) {
+            key = try CommonOptions.signingKey(&arguments)
+            at = try CommonOptions.batchTime(&arguments)
+            if let kindName = try arguments.option("--kind") {
+                guard let kind = BatchImporter.Kind(rawValue: kindName) else {
+                    throw .usage(
+                        "--kind must be one of \(BatchImporter.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                self.kind = kind
+            } else {
+                kind = nil
+            }
+            json = arguments.flag("--json")
+            let rest = try arguments.positionals()
+            guard rest.count >= 2 else {
+                throw .usage(rest.isEmpty ? "LEDGER is required" : "at least one FILE is required")
+            }
+            ledger = rest[0]
+            files = Array(rest.dropFirst())
+            guard files.filter({ $0 == "-" }).count <= 1 else { throw .usage("standard input ('-') can be read once") }
+        }
+
+        func run() throws(CLIError) -> ExitCode {
+            var items: [BatchItem] = []
+            for file in files {
+                let bytes = try InputFile.read(file)
+                let signature = file != "-" && InputFile.exists(file + ".sig") ? try InputFile.read(file + ".sig") : nil
+                do {
+                    items.append(try BatchImporter.read(bytes, source: file, kind: kind, detachedSignature: signature))
+                } catch {
+                    throw CLIError(error)
+                }
+            }
+            let result: Ledger.AppendResult
+            do {
+                result = try Ledger.append(path: ledger, items: items, signingKey: key, at: at)
+            } catch {
+                throw CLIError(error)
+            }
+            let counts = result.counts
+            if json {
+                var object = JSONObject([
+                    (
+                        "counts",
+                        .object(
+                            JSONObject([
+                                ("profiles", .integer(Int64(counts.profiles))),
+                                ("manifests", .integer(Int64(counts.manifests))),
+                                ("mandates", .integer(Int64(counts.mandates))),
+                                ("verdicts", .integer(Int64(counts.verdicts))),
+                                ("receipts", .integer(Int64(counts.receipts))),
+                                ("entries", .integer(Int64(counts.entries))),
+                                ("alreadyPresent", .integer(Int64(counts.alreadyPresent))),
+                            ]))
+                    ),
+                    ("logSize", .integer(result.trailers.logSize)), ("logHead", .string(result.trailers.logHead)),
+                    ("attempts", .integer(Int64(result.attempts))),
+                ])
+                object.set("commit", result.commit.map { .string($0.hex) } ?? .null)
+                Output.json(object)
+            } else if let commit = result.commit {
+                let already = counts.alreadyPresent > 0 ? "; \(counts.alreadyPresent) already present" : ""
+                Output.out(
+                    "appended \(commit.short): \(counts.total) new records\(already); log \(result.trailers.logSize) entries, head \(result.trailers.logHead.prefix(16))"
+                )
+            } else {
+                Output.out("nothing new: all \(counts.alreadyPresent) records are already in the ledger (no commit)")
+            }
+            return .success
+        }
+    }
+}

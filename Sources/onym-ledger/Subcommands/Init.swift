@@ -1,0 +1,125 @@
+import LedgerFormat
+import LedgerWriter
+
+extension OnymLedger {
+    /// `init`: a new ledger repository with its descriptor, allowed signers and a first signed commit.
+    struct Init: Command {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Create a ledger: a bare git repository with its descriptor and a first signed commit.",
+            usage: """
+                init LEDGER --interface COMPONENT_ID --signing-key KEY [--at RFC3339] [--ledger-id ID] \
+                [--profile FILE] [--team-id ID --app BUNDLE_ID…] [--interface-key KEY…]
+                """,
+            discussion: """
+                The repository is bare: commits are made through the object database, so a work tree would only
+                go stale. Clone it or 'git --git-dir=LEDGER log' to browse with stock git.
+                --interface-key takes the countersigning root key (onym:key:…) or a rotated per-authority key
+                as AUTHORITY@EPOCH=onym:key:… (reference §2.2: epoch n ≥ 1 of one authority).
+                The signing key's public half becomes the only allowed commit signer.
+                """,
+            options: [
+                OptionHelp(names: "--interface ID", help: "The interface's onym:component: id (required)."),
+                OptionHelp(
+                    names: "--signing-key KEY", help: "OpenSSH ed25519 private key that signs commits (required)."),
+                OptionHelp(names: "--at RFC3339", help: "The commit time (default: now)."),
+                OptionHelp(names: "--ledger-id ID", help: "The ledger's id (default: the interface id)."),
+                OptionHelp(names: "--profile FILE", help: "An enforcement-profile object to store and pin."),
+                OptionHelp(names: "--team-id ID", help: "The Apple developer team whose DeviceCheck bits this is."),
+                OptionHelp(
+                    names: "--app BUNDLE_ID", help: "An app sharing the bit contract (repeatable; needs --team-id)."),
+                OptionHelp(names: "--interface-key KEY", help: "A mandate countersigning key (repeatable)."),
+                OptionHelp(names: "--json", help: "Print {ledger, commit} as JSON."),
+            ])
+
+        let path: String
+        let descriptor: LedgerDescriptor
+        let key: Ed25519.PrivateKey
+        let at: Instant
+        let profile: EnforcementProfile?
+        let json: Bool
+
+        init(parsing arguments: inout Arguments) throws(CLIError) {
+            guard let interface = try arguments.option("--interface") else { throw .usage("--interface is required") }
+            guard interface.hasPrefix("onym:component:"), interface.count > "onym:component:".count else {
+                throw .usage("--interface must be an onym:component:<id>")
+            }
+            key = try CommonOptions.signingKey(&arguments)
+            at = try CommonOptions.batchTime(&arguments)
+            let ledgerId = try arguments.option("--ledger-id") ?? interface
+            let teamId = try arguments.option("--team-id")
+            let apps = try arguments.options("--app")
+            guard (teamId == nil) == apps.isEmpty else {
+                throw .usage("--team-id and --app go together: the account scope is a team and every app in it")
+            }
+            var root: Ed25519.PublicKey?
+            var authorityKeys: [String: [LedgerDescriptor.EpochKey]] = [:]
+            for text in try arguments.options("--interface-key") {
+                if text.hasPrefix(OnymKey.prefix) {
+                    guard root == nil else { throw .usage("only one root --interface-key (onym:key:…)") }
+                    root = try Self.key(text)
+                    continue
+                }
+                guard let equals = text.firstIndex(of: "="), let at = text[..<equals].lastIndex(of: "@"),
+                    let epoch = Int64(text[text.index(after: at)..<equals]), epoch >= 1
+                else {
+                    throw .usage("--interface-key \(text): expected onym:key:… or AUTHORITY@EPOCH=onym:key:…")
+                }
+                let authority = String(text[..<at])
+                authorityKeys[authority, default: []].append(
+                    .init(epoch: epoch, key: try Self.key(String(text[text.index(after: equals)...]))))
+            }
+            for (authority, epochs) in authorityKeys {
+                authorityKeys[authority] = epochs.sorted { $0.epoch < $1.epoch }
+            }
+            if let profilePath = try arguments.option("--profile") {
+                do {
+                    profile = try EnforcementProfile(json: try CanonicalJSON.parse(try InputFile.read(profilePath)))
+                } catch let error as CLIError {
+                    throw error
+                } catch {
+                    throw .data("\(profilePath): \(error)")
+                }
+            } else {
+                profile = nil
+            }
+            json = arguments.flag("--json")
+            let rest = try arguments.positionals()
+            guard rest.count == 1 else { throw .usage(rest.isEmpty ? "LEDGER is required" : "one LEDGER path") }
+            path = rest[0]
+            descriptor = LedgerDescriptor(
+                ledgerId: ledgerId, interface: interface,
+                appleAccount: teamId.map { LedgerDescriptor.AppleAccount(teamId: $0, apps: apps) },
+                interfaceRootKey: root, authorityKeys: authorityKeys)
+            do {
+                _ = try LedgerDescriptor(json: descriptor.json)
+            } catch {
+                throw .usage("invalid descriptor: \(error)")
+            }
+        }
+
+        private static func key(_ text: String) throws(CLIError) -> Ed25519.PublicKey {
+            do {
+                return try OnymKey.parse(text, field: "--interface-key")
+            } catch {
+                throw .usage("--interface-key \(text): \(error.reason)")
+            }
+        }
+
+        func run() throws(CLIError) -> ExitCode {
+            let commit: ObjectID
+            do {
+                commit = try Ledger.initialize(
+                    path: path, descriptor: descriptor, signingKey: key, at: at, profile: profile)
+            } catch {
+                throw CLIError(error)
+            }
+            if json {
+                Output.json(JSONObject([("ledger", .string(path)), ("commit", .string(commit.hex))]))
+            } else {
+                Output.out("initialized \(path) at \(commit.short) (signer \(OpenSSHKey.fingerprint(key.publicKey)))")
+            }
+            return .success
+        }
+    }
+}

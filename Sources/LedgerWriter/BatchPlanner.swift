@@ -22,7 +22,8 @@ struct BatchPlanner {
     init(state: LedgerState, at: Instant) {
         self.state = state
         self.at = at
-        self.plan = BatchPlan(trailers: state.trailers)
+        self.plan = BatchPlan(
+            trailers: LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead))
     }
 
     /// Plans `items` in order of dependency: profiles, manifests, mandates, verdicts, receipts, then
@@ -66,10 +67,21 @@ struct BatchPlanner {
         for item in items {
             if case .receipt(let receipt) = item.content { try planner.addReceipt(receipt, source: item.source) }
         }
+        let requests = items.flatMap { item -> [WriteRequest] in
+            if case .writeRequests(let requests) = item.content { return requests }
+            return []
+        }
+        // Write requests carry no identity of their own: a batch of them is recognized by its digest,
+        // so retrying an append whose first attempt landed (but was never acknowledged) logs nothing twice.
+        let digest = requests.isEmpty ? nil : WriteRequest.digest(requests)
+        let retried =
+            try digest.map { (digest: ContentAddress) throws(AppendError) in try state.containsWrites(digest) } ?? false
         for item in items {
             switch item.content {
             case .chainedEntries(let entries):
                 for entry in entries { try planner.addChainedEntry(entry, source: item.source) }
+            case .writeRequests(let requests) where retried:
+                planner.plan.counts.alreadyPresent += requests.count
             case .writeRequests(let requests):
                 for (index, request) in requests.enumerated() {
                     try planner.addWriteRequest(request, source: item.source, index: index)
@@ -77,6 +89,7 @@ struct BatchPlanner {
             default: break
             }
         }
+        if !retried, let digest { planner.plan.trailers.writesDigest = digest }
         return planner.plan
     }
 
@@ -323,6 +336,7 @@ struct BatchPlanner {
         batchEntries[entry.sequence] = entry
         _ = try addFile(LedgerLayout.logEntryPath(entry.sequence), CanonicalJSON.encode(entry.json))
         plan.counts.entries += 1
-        plan.trailers = LedgerTrailers(logSize: entry.sequence, logHead: entry.entryHash)
+        plan.trailers.logSize = entry.sequence
+        plan.trailers.logHead = entry.entryHash
     }
 }

@@ -109,6 +109,27 @@ public final class LedgerState {
         }
     }
 
+    /// How many recent batches a retried append is recognized in (see ``containsWrites(_:)``).
+    public static let retryWindow = 256
+
+    /// Whether one of the last ``retryWindow`` batches already chained write requests with `digest`:
+    /// the first attempt of a retried append landed before its process could acknowledge it.
+    public func containsWrites(_ digest: ContentAddress) throws(AppendError) -> Bool {
+        var current: ObjectID? = tip
+        var seen = 0
+        do {
+            while let id = current, seen < Self.retryWindow {
+                let commit = try repository.commit(id)
+                if LedgerTrailers(message: commit.message)?.writesDigest == digest { return true }
+                current = commit.parents.first
+                seen += 1
+            }
+        } catch {
+            throw AppendError(source: repository.path, record: current?.hex, rule: "git", reason: error.description)
+        }
+        return false
+    }
+
     /// Every device binding a mandate in the ledger names (read once, on first use).
     public func deviceBindings() throws(AppendError) -> Set<String> {
         if let knownBindings { return knownBindings }

@@ -5,19 +5,28 @@
 public struct LedgerTrailers: Equatable, Sendable {
     public static let sizeKey = "Onym-Ledger-Log-Size"
     public static let headKey = "Onym-Ledger-Log-Head"
+    public static let writesKey = "Onym-Ledger-Writes"
 
     public var logSize: Int64
     /// The last entry's `entryHash`, or `genesis` for an empty log.
     public var logHead: String
+    /// The digest of the write requests a batch chained (see ``WriteRequest/digest(_:)``), so that a
+    /// retried append whose first attempt did land is recognized and not logged twice.
+    public var writesDigest: ContentAddress?
 
-    public init(logSize: Int64, logHead: String) {
+    public init(logSize: Int64, logHead: String, writesDigest: ContentAddress? = nil) {
         self.logSize = logSize
         self.logHead = logHead
+        self.writesDigest = writesDigest
     }
 
     public static let empty = LedgerTrailers(logSize: 0, logHead: WriteLogEntry.genesis)
 
-    public var text: String { "\(Self.sizeKey): \(logSize)\n\(Self.headKey): \(logHead)\n" }
+    public var text: String {
+        var text = "\(Self.sizeKey): \(logSize)\n\(Self.headKey): \(logHead)\n"
+        if let writesDigest { text += "\(Self.writesKey): \(writesDigest.hex)\n" }
+        return text
+    }
 
     /// Reads the trailers from a commit message: both keys exactly once, in the last paragraph.
     public init?(message: String) {
@@ -25,6 +34,7 @@ public struct LedgerTrailers: Equatable, Sendable {
         guard let last = paragraphs.last else { return nil }
         var size: Int64?
         var head: String?
+        var writes: ContentAddress?
         for line in last.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
             guard parts.count == 2 else { continue }
@@ -36,11 +46,14 @@ public struct LedgerTrailers: Equatable, Sendable {
                 guard head == nil, parts[1] == WriteLogEntry.genesis || ContentAddress(hex: String(parts[1])) != nil
                 else { return nil }
                 head = String(parts[1])
+            case Self.writesKey:
+                guard writes == nil, let digest = ContentAddress(hex: String(parts[1])) else { return nil }
+                writes = digest
             default:
                 continue
             }
         }
         guard let size, let head else { return nil }
-        self.init(logSize: size, logHead: head)
+        self.init(logSize: size, logHead: head, writesDigest: writes)
     }
 }

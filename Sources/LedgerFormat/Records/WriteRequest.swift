@@ -41,6 +41,27 @@ public struct WriteRequest: Sendable, Equatable {
             previousHash: previousHash)
     }
 
+    /// The canonical JSON of this request.
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("recordedAt", .string(recordedAt)), ("deviceBinding", .string(deviceBinding)),
+            ("authorizedBy", .string(authorizedBy)), ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)),
+            ("outcome", .string(outcome)),
+        ])
+        if let fieldsWritten { object.set("fieldsWritten", .string(fieldsWritten)) }
+        return object
+    }
+
+    /// SHA-256 over the requests' canonical JSON lines, in order: the identity of one batch of writes.
+    public static func digest(_ requests: [WriteRequest]) -> ContentAddress {
+        var bytes: [UInt8] = []
+        for request in requests {
+            bytes += CanonicalJSON.encode(request.json)
+            bytes.append(0x0A)
+        }
+        return SHA256.hash(bytes)
+    }
+
     /// Whether `object` has the write-request shape (and no chain fields).
     public static func matches(_ object: JSONObject) -> Bool {
         object["recordedAt"] != nil && object["authorizedBy"] != nil && object["entryHash"] == nil

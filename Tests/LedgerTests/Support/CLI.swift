@@ -8,7 +8,9 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil) -> (status: Int32, stdout: String, stderr: String) {
-        runProcess(binary, arguments, stdin: stdin)
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:])
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        runProcess(binary, arguments, stdin: stdin, environment: environment)
     }
 }

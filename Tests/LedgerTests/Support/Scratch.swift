@@ -16,13 +16,19 @@ struct ScratchDirectory: ~Copyable {
 
 /// Runs a process to completion and returns its exit status and output.
 @discardableResult
-func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: URL? = nil)
+func runProcess(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil, cwd: URL? = nil,
+    environment: [String: String] = [:]
+)
     -> (status: Int32, stdout: String, stderr: String)
 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
     process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
     if let cwd { process.currentDirectoryURL = cwd }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()

@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "onym-ledger", targets: ["onym-ledger"]),
         .library(name: "LedgerFormat", targets: ["LedgerFormat"]),
         .library(name: "LedgerWriter", targets: ["LedgerWriter"]),
+        .library(name: "LedgerVerifier", targets: ["LedgerVerifier"]),
     ],
     targets: [
         .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
@@ -14,12 +15,14 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2"]),
-        .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter"]),
+        // The auditor's offline verifier: small policies over a commit-by-commit replay.
+        .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerWriter"]),
+        .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier"]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["LedgerFormat", "LedgerWriter", "LedgerTestSupport"],
+            dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],
             resources: [.copy("Vectors")]
         ),
     ]

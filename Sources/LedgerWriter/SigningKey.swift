@@ -17,7 +17,7 @@ public enum SigningKey {
 
 extension String {
     /// Reads a whole file as UTF-8 without Foundation.
-    init(contentsOfFileAtPath path: String) throws {
+    public init(contentsOfFileAtPath path: String) throws {
         guard let file = fopen(path, "rb") else { throw FileReadError() }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -3,7 +3,7 @@ import Foundation
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
-        Init.self, Append.self, Keys.self, Log.self, Show.self, Inspect.self, Keygen.self,
+        Init.self, Append.self, Verify.self, Keys.self, Log.self, Show.self, Inspect.self, Keygen.self,
     ]
 
     static let usage = """

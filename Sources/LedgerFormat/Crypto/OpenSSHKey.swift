@@ -1,7 +1,7 @@
 /// OpenSSH Ed25519 keys: `ssh-ed25519 AAAA…` public lines and unencrypted `openssh-key-v1`
 /// private key files (what `ssh-keygen -t ed25519 -N ''` writes; PROTOCOL.key).
 public enum OpenSSHKey {
-    static let keyType = "ssh-ed25519"
+    public static let keyType = "ssh-ed25519"
     private static let privateMagic = Array("openssh-key-v1".utf8) + [0]
     private static let privateLabel = "OPENSSH PRIVATE KEY"
 

@@ -133,7 +133,7 @@ public struct FieldReader: Sendable {
 
 extension String {
     /// The string without leading and trailing Unicode whitespace (Rust's `str::trim`).
-    var trimmingWhitespace: Substring {
+    public var trimmingWhitespace: Substring {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

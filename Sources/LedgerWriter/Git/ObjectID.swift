@@ -9,7 +9,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
     }
 
-    init?(hex: String) {
+    public init?(hexString hex: String) {
         guard hex.utf8.count == 40 else { return nil }
         var oid = git_oid()
         guard git_oid_fromstr(&oid, hex) == 0 else { return nil }

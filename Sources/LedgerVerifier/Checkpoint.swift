@@ -1,0 +1,74 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// What a successful `verify` remembers, locally, so the next run re-checks only what is new.
+///
+/// Stored in the repository's git directory (`onym-ledger/verified.json`), never in a ref, so it is
+/// never pushed or cloned: it is the auditor's own memory, not the vendor's claim.
+public struct Checkpoint: Sendable, Equatable {
+    public static let relativePath = "onym-ledger/verified.json"
+
+    public var tip: ObjectID
+    public var trust: [String]
+    public var commits: Int
+    public var logSize: Int64
+    public var logHead: String
+    public var bindings: [String]
+    public var recordsByKind: [String: Int]
+    public var signaturesChecked: Int
+    public var firstCommitTime: Int64?
+    public var profilePlatform: String?
+
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("version", .integer(1)), ("tip", .string(tip.hex)), ("trust", .array(trust.map { .string($0) })),
+            ("commits", .integer(Int64(commits))), ("logSize", .integer(logSize)), ("logHead", .string(logHead)),
+            ("bindings", .array(bindings.sorted().map { .string($0) })),
+            ("records", .object(JSONObject(recordsByKind.map { ($0.key, .integer(Int64($0.value))) }))),
+            ("signaturesChecked", .integer(Int64(signaturesChecked))),
+        ])
+        if let firstCommitTime { object.set("firstCommitTime", .integer(firstCommitTime)) }
+        if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
+        return object
+    }
+
+    public init(
+        tip: ObjectID, trust: [String], commits: Int, logSize: Int64, logHead: String, bindings: [String],
+        recordsByKind: [String: Int], signaturesChecked: Int, firstCommitTime: Int64?, profilePlatform: String?
+    ) {
+        self.tip = tip
+        self.trust = trust
+        self.commits = commits
+        self.logSize = logSize
+        self.logHead = logHead
+        self.bindings = bindings
+        self.recordsByKind = recordsByKind
+        self.signaturesChecked = signaturesChecked
+        self.firstCommitTime = firstCommitTime
+        self.profilePlatform = profilePlatform
+    }
+
+    public init(bytes: [UInt8]) throws(LedgerFormatError) {
+        let object = try CanonicalJSON.parse(bytes)
+        let reader = FieldReader(object)
+        try reader.version("version")
+        let tipText = try reader.string("tip")
+        guard let tip = ObjectID(hexString: tipText) else {
+            throw LedgerFormatError(.invalidHex, "not a commit id", path: "$.tip")
+        }
+        self.tip = tip
+        trust = try reader.stringArray("trust")
+        commits = Int(try reader.integer("commits"))
+        logSize = try reader.integer("logSize")
+        logHead = try reader.string("logHead")
+        bindings = try reader.stringArray("bindings")
+        var records: [String: Int] = [:]
+        for member in try reader.object("records").object.members {
+            if case .integer(let count) = member.value { records[member.key] = Int(count) }
+        }
+        recordsByKind = records
+        signaturesChecked = Int(try reader.integer("signaturesChecked"))
+        firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
+        profilePlatform = try reader.optionalString("profilePlatform")
+    }
+}

@@ -1,0 +1,304 @@
+import Dispatch
+import LedgerFormat
+import LedgerWriter
+
+/// Loads one commit into a ``CommitStep``: git reads here, on the calling thread (a repository
+/// handle is single-threaded), then the CPU work — parsing, canonical checks, hashing, signature
+/// verification — spread over both cores.
+struct CommitLoader {
+    /// Most files one commit may add before the rest is not read (``Limits``-style guard on absurd counts).
+    static let maxFilesPerCommit = 200_000
+    /// Most entries one tree may hold (fan-out folders hold ~150 at 10 million records).
+    static let maxTreeEntries = 10_000
+
+    let repository: Repository
+
+    func load(_ id: ObjectID, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
+        let commit = try repository.commit(id)
+        let parentTree = try commit.parents.first.map { (parent: ObjectID) throws(GitError) in
+            try repository.commit(parent).tree
+        }
+        var changes: [PathChange] = []
+        try collectChanges(old: parentTree, new: commit.tree, prefix: "", into: &changes)
+
+        // Read the added whitelisted files within limits (and a rotated allowed_signers).
+        var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
+        for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
+            guard change.kind == .added || (change.kind == .modified && change.path == LedgerLayout.allowedSignersPath)
+            else { continue }
+            guard let meaning = LedgerLayout.classify(change.path), let size = change.size,
+                size <= Limits.maxRecordBytes,
+                pending.count < Self.maxFilesPerCommit
+            else { continue }
+            guard let bytes = try repository.blob(at: change.path, inCommit: id, limit: Limits.maxRecordBytes) else {
+                continue
+            }
+            pending.append((change.path, meaning, bytes))
+        }
+        var files = Self.decodeInParallel(pending)
+        try resolveReferences(&files, commit: id, parent: commit.parents.first)
+        let descriptor =
+            files.lazy.compactMap { file -> LedgerDescriptor? in
+                if case .success(.descriptor(let value)) = file.content { return value }
+                return nil
+            }.first ?? state.descriptor
+        Self.checkSignaturesInParallel(&files, descriptor: descriptor)
+
+        let signature: CommitSignature
+        if let extracted = try repository.extractSignature(id) {
+            signature = Self.parseSignature(extracted.signature, signedData: extracted.signedData)
+        } else {
+            signature = .missing
+        }
+        return CommitStep(
+            index: index, commit: commit, parentTree: parentTree, signature: signature, changes: changes, files: files,
+            trailers: LedgerTrailers(message: commit.message))
+    }
+
+    // MARK: - Tree diff with modes, sizes and empty folders
+
+    private func collectChanges(old: ObjectID?, new: ObjectID?, prefix: String, into changes: inout [PathChange])
+        throws(GitError)
+    {
+        if old == new { return }
+        let oldEntries = try old.map { (id: ObjectID) throws(GitError) in try repository.treeEntries(id) } ?? []
+        let newEntries = try new.map { (id: ObjectID) throws(GitError) in try repository.treeEntries(id) } ?? []
+        if newEntries.count > Self.maxTreeEntries {
+            changes.append(
+                PathChange(
+                    kind: .added, path: prefix.isEmpty ? "/" : prefix, mode: 0o040000,
+                    objectKind: .tree, isEmptyTree: false, size: newEntries.count))
+            return
+        }
+        var oldByName: [String: TreeEntry] = [:]
+        for entry in oldEntries { oldByName[entry.name] = entry }
+        var seen: Set<String> = []
+        for entry in newEntries {
+            seen.insert(entry.name)
+            let path = prefix + entry.name
+            let previous = oldByName[entry.name]
+            if let previous, previous.id == entry.id, previous.mode == entry.mode { continue }
+            if entry.kind == .tree && entry.mode == 0o040000 && (previous == nil || previous?.kind == .tree) {
+                let children = try repository.treeEntries(entry.id)
+                if children.isEmpty {
+                    changes.append(
+                        PathChange(
+                            kind: .added, path: path, mode: entry.mode, objectKind: .tree,
+                            isEmptyTree: true, size: nil))
+                }
+                try collectChanges(old: previous?.id, new: entry.id, prefix: path + "/", into: &changes)
+                continue
+            }
+            let size = entry.kind == .blob ? try repository.blobSize(entry.id) : nil
+            changes.append(
+                PathChange(
+                    kind: previous == nil ? .added : .modified, path: path, mode: entry.mode,
+                    objectKind: entry.kind, isEmptyTree: false, size: size))
+            if let previous, previous.kind == .tree {
+                try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
+            }
+        }
+        for entry in oldEntries where !seen.contains(entry.name) {
+            let path = prefix + entry.name
+            if entry.kind == .tree {
+                try collectChanges(old: entry.id, new: nil, prefix: path + "/", into: &changes)
+            } else {
+                changes.append(
+                    PathChange(
+                        kind: .deleted, path: path, mode: entry.mode, objectKind: entry.kind,
+                        isEmptyTree: false, size: nil))
+            }
+        }
+    }
+
+    // MARK: - Decoding (parallel)
+
+    static func decode(_ path: String, _ meaning: LedgerLayout.PathMeaning, _ bytes: [UInt8]) -> LoadedFile {
+        func result(_ body: () throws(LedgerFormatError) -> FileContent) -> Result<FileContent, LedgerFormatError> {
+            do throws(LedgerFormatError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        switch meaning {
+        case .allowedSigners:
+            return LoadedFile(
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
+                content: result { () throws(LedgerFormatError) -> FileContent in
+                    .allowedSigners(try AllowedSigners(text: String(decoding: bytes, as: UTF8.self)))
+                })
+        case .manifestSignature:
+            return LoadedFile(
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
+                content: .success(.manifestSignature(bytes)))
+        case .record(.manifest, _):
+            return LoadedFile(
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
+                content: result { () throws(LedgerFormatError) -> FileContent in
+                    .manifest(try AuthorityManifest(rawBytes: bytes))
+                })
+        default:
+            break
+        }
+        let object: JSONObject
+        do {
+            object = try CanonicalJSON.parse(bytes)
+        } catch {
+            return LoadedFile(path: path, meaning: meaning, bytes: bytes, isCanonical: false, content: .failure(error))
+        }
+        let canonical = CanonicalJSON.encode(object) == bytes
+        let content = result { () throws(LedgerFormatError) -> FileContent in
+            switch meaning {
+            case .descriptor: return .descriptor(try LedgerDescriptor(json: object))
+            case .record(.profile, _): return .profile(try EnforcementProfile(json: object))
+            case .record(.mandate, _): return .mandate(try Mandate(json: object))
+            case .record(.verdict, _): return .verdict(try Verdict(json: object))
+            case .record(.receipt, _): return .receipt(try VerdictReceipt(json: object))
+            case .logEntry: return .entry(try WriteLogEntry(json: object))
+            default: preconditionFailure("handled above")
+            }
+        }
+        return LoadedFile(path: path, meaning: meaning, bytes: bytes, isCanonical: canonical, content: content)
+    }
+
+    static func decodeInParallel(_ pending: [(String, LedgerLayout.PathMeaning, [UInt8])]) -> [LoadedFile] {
+        parallelMap(pending) { decode($0.0, $0.1, $0.2) }
+    }
+
+    // MARK: - References (git, sequential)
+
+    /// Finds, for each verdict and receipt, the records it refers to: in this commit, or earlier.
+    private func resolveReferences(_ files: inout [LoadedFile], commit: ObjectID, parent: ObjectID?) throws(GitError) {
+        var mandates: [ContentAddress: Mandate] = [:]
+        var manifests: [ContentAddress: AuthorityManifest] = [:]
+        var verdicts: [ContentAddress: Verdict] = [:]
+        var receipts: [ContentAddress: VerdictReceipt] = [:]
+        for file in files {
+            if let mandate = file.mandate { mandates[mandate.ref] = mandate }
+            if let manifest = file.manifest { manifests[manifest.hash] = manifest }
+            if let verdict = file.verdict { verdicts[verdict.ref] = verdict }
+            if let receipt = file.receipt { receipts[receipt.verdictRef] = receipt }
+        }
+        func earlier<T>(_ path: String, _ decode: ([UInt8]) throws -> T) throws(GitError) -> T? {
+            guard let parent, let bytes = try repository.blob(at: path, inCommit: parent, limit: Limits.maxRecordBytes)
+            else { return nil }
+            return try? decode(bytes)
+        }
+        func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
+            if let found = mandates[ref] { return found }
+            let found = try earlier(LedgerLayout.recordPath(.mandate, ref)) {
+                try Mandate(json: try CanonicalJSON.parse($0))
+            }
+            mandates[ref] = found
+            return found
+        }
+        func manifest(_ hash: ContentAddress) throws(GitError) -> AuthorityManifest? {
+            if let found = manifests[hash] { return found }
+            let found = try earlier(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
+            manifests[hash] = found
+            return found
+        }
+        for index in files.indices {
+            if let verdict = files[index].verdict {
+                files[index].checks.mandate = try mandate(verdict.mandateRef)
+                files[index].checks.manifest =
+                    try files[index].checks.mandate.map {
+                        (found: Mandate) throws(GitError) in try manifest(found.manifestHash)
+                    } ?? nil
+                files[index].checks.receipt = receipts[verdict.ref]
+            } else if let receipt = files[index].receipt {
+                var verdict = verdicts[receipt.verdictRef]
+                if verdict == nil {
+                    verdict = try earlier(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) {
+                        try Verdict(json: try CanonicalJSON.parse($0))
+                    }
+                }
+                files[index].checks.verdict = verdict
+                if let verdict {
+                    files[index].checks.mandate = try mandate(verdict.mandateRef)
+                    files[index].checks.manifest =
+                        try files[index].checks.mandate.map {
+                            (found: Mandate) throws(GitError) in try manifest(found.manifestHash)
+                        } ?? nil
+                }
+            } else if case .manifestSignature(let hash) = files[index].meaning {
+                files[index].checks.manifest = try manifest(hash)
+            }
+        }
+    }
+
+    // MARK: - Signatures (parallel)
+
+    static func checkSignaturesInParallel(_ files: inout [LoadedFile], descriptor: LedgerDescriptor?) {
+        files = parallelMap(files) { file in
+            var file = file
+            switch file.content {
+            case .success(.mandate(let mandate)):
+                file.checks.userSignature = mandate.userSignatureStatus
+                file.checks.interfaceSignature = mandate.interfaceSignatureStatus(
+                    candidates: descriptor?.countersigningKeys(for: mandate.authority) ?? [])
+                file.checks.signaturesChecked = min(mandate.signatures.count, 2)
+            case .success(.verdict(let verdict)):
+                if let manifest = file.checks.manifest {
+                    file.checks.operatorSignature = verdict.signatureStatus(operatorKey: manifest.operatorKey)
+                    file.checks.signaturesChecked = 1
+                }
+            case .success(.manifestSignature(let bytes)):
+                if let manifest = file.checks.manifest {
+                    file.checks.manifestSignature =
+                        bytes.count == 64 ? manifest.detachedSignatureStatus(bytes) : .invalid
+                    file.checks.signaturesChecked = 1
+                }
+            default:
+                break
+            }
+            return file
+        }
+    }
+
+    static func parseSignature(_ text: String, signedData: [UInt8]) -> CommitSignature {
+        let armorCount = occurrences(of: "-----BEGIN ", in: text)
+        guard armorCount == 1 else {
+            return .malformed("\(armorCount) signature blocks in gpgsig; exactly one is allowed")
+        }
+        do {
+            let parsed = try SSHSignature.parse(armored: text)
+            return .parsed(parsed, signedData: signedData, isValid: parsed.isValid(for: signedData, namespace: "git"))
+        } catch {
+            return .malformed(error.reason)
+        }
+    }
+}
+
+/// `map` over both cores for large inputs (order preserved); plain `map` for small ones.
+func parallelMap<T: Sendable, U: Sendable>(_ input: [T], _ transform: @Sendable (T) -> U) -> [U] {
+    guard input.count >= 16 else { return input.map(transform) }
+    let workers = 2
+    let chunk = (input.count + workers - 1) / workers
+    var output = [U?](repeating: nil, count: input.count)
+    output.withUnsafeMutableBufferPointer { buffer in
+        nonisolated(unsafe) let results = buffer
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let start = worker * chunk
+            let end = min(start + chunk, input.count)
+            guard start < end else { return }
+            for index in start..<end { results[index] = transform(input[index]) }
+        }
+    }
+    return output.map { $0! }
+}
+
+/// How many times `needle` occurs in `text` (non-overlapping).
+func occurrences(of needle: String, in text: String) -> Int {
+    let haystack = Array(text.utf8)
+    let pattern = Array(needle.utf8)
+    guard !pattern.isEmpty, haystack.count >= pattern.count else { return 0 }
+    var count = 0
+    var index = 0
+    while index <= haystack.count - pattern.count {
+        if haystack[index..<index + pattern.count].elementsEqual(pattern) {
+            count += 1
+            index += pattern.count
+        } else {
+            index += 1
+        }
+    }
+    return count
+}

@@ -1,0 +1,103 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// Everything one commit brings, loaded and pre-checked, for the policies to judge.
+///
+/// Built by ``CommitLoader``: git reads on the calling thread, then parsing, hashing and signature
+/// verification for the commit's files on both cores. Policies only read it.
+public struct CommitStep: Sendable {
+    /// The commit's position in history (0 = root).
+    public let index: Int
+    public let commit: CommitInfo
+    public let parentTree: ObjectID?
+    public let signature: CommitSignature
+    /// Every path that differs from the parent commit, files and anomalous folders alike.
+    public let changes: [PathChange]
+    /// Added files on the whitelist and within limits, loaded and decoded.
+    public let files: [LoadedFile]
+    /// The trailers the commit message states, if they parse.
+    public let trailers: LedgerTrailers?
+
+    public var id: ObjectID { commit.id }
+}
+
+/// The commit's SSH signature as found in its `gpgsig` header.
+public enum CommitSignature: Sendable {
+    case missing
+    /// Present but not exactly one well-formed SSHSIG armor.
+    case malformed(String)
+    case parsed(SSHSignature, signedData: [UInt8], isValid: Bool)
+}
+
+/// One path that differs between a commit and its parent.
+public struct PathChange: Sendable {
+    public enum Kind: Sendable { case added, modified, deleted }
+    public let kind: Kind
+    public let path: String
+    /// The git mode of the new entry (or of the old one for a deletion).
+    public let mode: UInt32
+    public let objectKind: TreeEntry.Kind
+    /// For a tree: whether it is empty (an empty folder is never on the whitelist).
+    public let isEmptyTree: Bool
+    /// For an added blob: its size from the object header (read before the content).
+    public let size: Int?
+}
+
+/// One added file, loaded and decoded.
+public struct LoadedFile: Sendable {
+    public let path: String
+    public let meaning: LedgerLayout.PathMeaning
+    public let bytes: [UInt8]
+    public let isCanonical: Bool
+    public var content: Result<FileContent, LedgerFormatError>
+    /// Signature checks done on the worker threads (filled in by ``CommitLoader``).
+    public var checks = RecordChecks()
+}
+
+/// The decoded content of a ledger file.
+public enum FileContent: Sendable {
+    case descriptor(LedgerDescriptor)
+    case allowedSigners(AllowedSigners)
+    case profile(EnforcementProfile)
+    case manifest(AuthorityManifest)
+    case manifestSignature([UInt8])
+    case mandate(Mandate)
+    case verdict(Verdict)
+    case receipt(VerdictReceipt)
+    case entry(WriteLogEntry)
+
+    /// The content address this content has, to compare with the file's name (nil: not addressed).
+    public var address: ContentAddress? {
+        switch self {
+        case .profile(let profile): profile.ref
+        case .manifest(let manifest): manifest.hash
+        case .mandate(let mandate): mandate.ref
+        case .verdict(let verdict): verdict.ref
+        case .receipt(let receipt): receipt.verdictRef
+        default: nil
+        }
+    }
+}
+
+/// Results of the expensive checks on one record, and the records it refers to.
+public struct RecordChecks: Sendable {
+    public var userSignature: SignatureStatus?
+    public var interfaceSignature: SignatureStatus?
+    public var operatorSignature: SignatureStatus?
+    public var manifestSignature: SignatureStatus?
+    /// For a verdict or receipt: the mandate and consented manifest it resolves to.
+    public var mandate: Mandate?
+    public var manifest: AuthorityManifest?
+    /// For a receipt: its verdict; for a verdict: its receipt.
+    public var verdict: Verdict?
+    public var receipt: VerdictReceipt?
+    public var signaturesChecked = 0
+}
+
+extension LoadedFile {
+    public var mandate: Mandate? { if case .success(.mandate(let value)) = content { value } else { nil } }
+    public var verdict: Verdict? { if case .success(.verdict(let value)) = content { value } else { nil } }
+    public var receipt: VerdictReceipt? { if case .success(.receipt(let value)) = content { value } else { nil } }
+    public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
+    public var manifest: AuthorityManifest? { if case .success(.manifest(let value)) = content { value } else { nil } }
+}

@@ -1,0 +1,22 @@
+import LedgerWriter
+import LedgerFormat
+
+/// Profile §1 isolation rule, acceptance criterion 5: the ledger accounts for one Apple developer
+/// account's bits, written by its own DeviceCheck writer. A write in the Android variant shape
+/// (`fieldsWritten`, a Play Integrity recall writer) in an Apple DeviceCheck ledger is a write path
+/// outside the declared scope.
+public struct AccountScopePolicy: LedgerPolicy {
+    public static let name = "AccountScopePolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        let descriptor = state.descriptor(for: step)
+        let isApple = descriptor?.appleAccount != nil || state.profilePlatform == "apple-devicecheck"
+        guard isApple else { return [] }
+        return step.files.compactMap { file in
+            guard let entry = file.entry, entry.fieldsWritten != nil else { return nil }
+            return failure(
+                step, path: file.path, record: "sequence \(entry.sequence)",
+                "a write by a non-DeviceCheck writer (fieldsWritten) in an Apple account's ledger")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import LedgerWriter
+import LedgerFormat
+
+/// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers`; the descriptor never
+/// changes afterwards (format version 1 has no descriptor rotation); a signer rotation is a commit
+/// whose only change is `keys/allowed_signers`, which must still list at least one key.
+public struct DescriptorPolicy: LedgerPolicy {
+    public static let name = "DescriptorPolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        var failures: [PolicyFailure] = []
+        let descriptorChanges = step.changes.filter { $0.path == LedgerLayout.descriptorPath }
+        let signerChanges = step.changes.filter { $0.path == LedgerLayout.allowedSignersPath }
+        if state.descriptor == nil {
+            if !descriptorChanges.contains(where: { $0.kind == .added }) {
+                failures.append(failure(step, path: LedgerLayout.descriptorPath, "the first commit has no descriptor"))
+            }
+            if !signerChanges.contains(where: { $0.kind == .added }) {
+                failures.append(
+                    failure(step, path: LedgerLayout.allowedSignersPath, "the first commit has no allowed signers"))
+            }
+        } else {
+            for change in descriptorChanges {
+                failures.append(
+                    failure(
+                        step, path: change.path,
+                        "the descriptor was \(change.kind == .deleted ? "deleted" : "changed") after the first commit"))
+            }
+            if let rotation = signerChanges.first {
+                if rotation.kind == .deleted {
+                    failures.append(failure(step, path: rotation.path, "the allowed signers file was deleted"))
+                } else if step.changes.count > 1 {
+                    failures.append(
+                        failure(
+                            step, path: rotation.path,
+                            "a rotation commit changes \(step.changes.count - 1) other path(s); a rotation changes only the allowed signers"
+                        ))
+                }
+            }
+        }
+        for file in step.files {
+            if case .success(.allowedSigners(let signers)) = file.content, signers.keys.isEmpty {
+                failures.append(failure(step, path: file.path, "the allowed signers file lists no key"))
+            }
+        }
+        return failures
+    }
+}

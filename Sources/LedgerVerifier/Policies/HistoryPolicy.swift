@@ -1,0 +1,34 @@
+import LedgerFormat
+import LedgerWriter
+/// DESIGN §6.1: one root, linear history, no merges; and no commit dated after the verification time.
+///
+/// Dates never decide key validity (that is by position); a future date is still reported, since no
+/// honest writer can have made it yet.
+public struct HistoryPolicy: LedgerPolicy {
+    public static let name = "HistoryPolicy"
+    /// The skew allowed between a writer's clock and the auditor's.
+    static let futureSkewSeconds: Int64 = 300
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        var failures: [PolicyFailure] = []
+        let parents = step.commit.parents
+        if state.previous == nil {
+            if !parents.isEmpty && step.index == 0 {
+                failures.append(
+                    failure(
+                        step, "the first commit verified has \(parents.count) parent(s); a ledger starts at one root"))
+            }
+        } else if parents.isEmpty {
+            failures.append(failure(step, "a second root commit: history must be one linear chain"))
+        } else if parents.count > 1 {
+            failures.append(failure(step, "a merge commit with \(parents.count) parents: history must be linear"))
+        } else if parents[0] != state.previous {
+            failures.append(
+                failure(step, "its parent \(parents[0].short) is not the previous commit \(state.previous!.short)"))
+        }
+        if step.commit.time > state.now.seconds + Self.futureSkewSeconds {
+            failures.append(failure(step, "dated \(step.commit.time), after the verification time \(state.now)"))
+        }
+        return failures
+    }
+}

@@ -1,0 +1,31 @@
+import LedgerWriter
+import LedgerFormat
+
+/// docs/FORMAT.md "Commits": every commit states the log's size and head after it. Because each
+/// later commit restates them, truncating or reordering the log's tail contradicts the trailers.
+public struct LogTrailerPolicy: LedgerPolicy {
+    public static let name = "LogTrailerPolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        guard let trailers = step.trailers else {
+            return [
+                failure(step, "the commit message has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers")
+            ]
+        }
+        var after = state
+        after.apply(step)
+        var failures: [PolicyFailure] = []
+        if trailers.logSize != after.logSize {
+            failures.append(
+                failure(step, "the trailers state \(trailers.logSize) entries; the log holds \(after.logSize)"))
+        }
+        if trailers.logHead != after.logHead {
+            failures.append(
+                failure(
+                    step,
+                    "the trailers state head \(trailers.logHead.prefix(16))…; the log's head is \(after.logHead.prefix(16))…"
+                ))
+        }
+        return failures
+    }
+}

@@ -1,0 +1,42 @@
+import LedgerWriter
+import LedgerFormat
+
+/// Reference §3.6, DESIGN §3: a receipt names a verdict the ledger holds, was received no later
+/// than the commit that publishes it, and its status is what validation derives at that time
+/// (`stored` while `executeAfter` is in the future, else `queued`).
+public struct ReceiptPolicy: LedgerPolicy {
+    public static let name = "ReceiptPolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        var failures: [PolicyFailure] = []
+        for file in step.files {
+            guard let receipt = file.receipt else { continue }
+            let record = receipt.verdictRef.hex
+            guard let verdict = file.checks.verdict else {
+                failures.append(
+                    failure(step, path: file.path, record: record, "names a verdict the ledger does not hold"))
+                continue
+            }
+            if receipt.receivedAt.seconds > step.commit.time {
+                failures.append(
+                    failure(
+                        step, path: file.path, record: record,
+                        "received at \(receipt.receivedAt), after its commit's time \(Instant(seconds: step.commit.time))"
+                    ))
+            }
+            if let mandate = file.checks.mandate, let manifest = file.checks.manifest,
+                case .success(let outcome) = VerdictValidator.validate(
+                    verdict, mandate: mandate, manifest: manifest,
+                    now: receipt.receivedAt),
+                outcome.receiptStatus != receipt.status
+            {
+                failures.append(
+                    failure(
+                        step, path: file.path, record: record,
+                        "status \(receipt.status.rawValue), but at \(receipt.receivedAt) the verdict is \(outcome.receiptStatus.rawValue)"
+                    ))
+            }
+        }
+        return failures
+    }
+}

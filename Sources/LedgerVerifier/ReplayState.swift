@@ -1,0 +1,64 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// What the commits before the current one established: the state each policy judges a commit against.
+public struct ReplayState: Sendable {
+    public let trustRoot: TrustRoot
+    /// The time verification runs at (`--at`): no commit may claim a later time.
+    public let now: Instant
+    public var commitsSeen = 0
+    public var previous: ObjectID?
+    public var descriptor: LedgerDescriptor?
+    /// The signers the *next* commit must be signed by (nil before the root: the trust root decides).
+    public var signers: AllowedSigners?
+    public var logSize: Int64 = 0
+    public var logHead = WriteLogEntry.genesis
+    /// Every device binding a mandate so far names.
+    public var bindings: Set<String> = []
+    public var profilePlatform: String?
+
+    public init(trustRoot: TrustRoot, now: Instant) {
+        self.trustRoot = trustRoot
+        self.now = now
+    }
+
+    /// Whether `key` may sign the next commit.
+    public func admitsSigner(_ key: Ed25519.PublicKey) -> Bool {
+        if let signers { return signers.contains(key) }
+        return trustRoot.admits(key)
+    }
+
+    /// The descriptor in force for a commit: its own when it is the root, else the state's.
+    func descriptor(for step: CommitStep) -> LedgerDescriptor? {
+        for file in step.files {
+            if case .success(.descriptor(let descriptor)) = file.content { return descriptor }
+        }
+        return descriptor
+    }
+
+    /// Advances past `step` (after the policies judged it): new signers, log position, bindings.
+    mutating func apply(_ step: CommitStep) {
+        commitsSeen += 1
+        previous = step.id
+        for file in step.files {
+            switch file.content {
+            case .success(.descriptor(let value)):
+                if descriptor == nil { descriptor = value }
+            case .success(.allowedSigners(let value)):
+                signers = value
+            case .success(.mandate(let mandate)):
+                bindings.insert(mandate.deviceBinding)
+            case .success(.profile(let profile)):
+                if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
+            default:
+                break
+            }
+        }
+        // The log advances by the entries that continue it, in order; the chain policy reports the rest.
+        for entry in step.files.compactMap(\.entry).sorted(by: { $0.sequence < $1.sequence })
+        where entry.sequence == logSize + 1 && entry.previousHash == logHead {
+            logSize = entry.sequence
+            logHead = entry.entryHash
+        }
+    }
+}

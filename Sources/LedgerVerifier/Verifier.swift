@@ -1,0 +1,238 @@
+public import LedgerFormat
+public import LedgerWriter
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `onym-ledger verify`: the auditor's offline check of a whole ledger, commit by commit.
+///
+/// Streams: one commit's files are in memory at a time; what persists across commits is the
+/// ``ReplayState`` (signers, descriptor, log position, the set of mandated device bindings).
+/// Signatures are checked on both cores; nothing spawns git or ssh-keygen.
+public enum Verifier {
+    public struct Options: Sendable {
+        /// The pinned root of trust; nil to use the one a previous successful run remembered.
+        public var trustRoot: TrustRoot?
+        /// The verification time (no commit may be dated after it).
+        public var now: Instant
+        /// Start after this commit, which the auditor vouches was verified before.
+        public var since: ObjectID?
+        /// Re-check only what is new since the remembered checkpoint (on by default).
+        public var useCheckpoint = true
+        /// Save a checkpoint after a successful run.
+        public var saveCheckpoint = true
+        /// Called for every policy decision (`--explain`).
+        public var diagnostic: (@Sendable (ReplayEvent) -> Void)?
+        /// Called after each commit with (done, total) (progress on a terminal).
+        public var progress: (@Sendable (Int, Int) -> Void)?
+        public var policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
+
+        public init(trustRoot: TrustRoot?, now: Instant) {
+            self.trustRoot = trustRoot
+            self.now = now
+        }
+    }
+
+    /// Input that cannot be verified at all (not a repository, no branch, unreadable objects).
+    public struct InputError: Error, CustomStringConvertible, Sendable {
+        public enum Kind: Sendable { case noTrustRoot, unreadable, internalError }
+        public let kind: Kind
+        public let description: String
+    }
+
+    public static func verify(path: String, options: Options) throws(InputError) -> VerificationReport {
+        let repository: Repository
+        let tip: ObjectID
+        do {
+            repository = try Repository.open(path)
+            guard let found = try repository.referenceTarget(LedgerLayout.branch) else {
+                throw InputError(kind: .unreadable, description: "\(path): no \(LedgerLayout.branch); not a ledger")
+            }
+            tip = found
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(kind: .unreadable, description: "\(path): \(error)")
+        }
+        let checkpointPath = repository.gitDirectory + Checkpoint.relativePath
+        let checkpoint = options.useCheckpoint ? loadCheckpoint(checkpointPath) : nil
+        guard let trustRoot = options.trustRoot ?? checkpoint.map({ TrustRoot(fingerprints: $0.trust) }) else {
+            throw InputError(
+                kind: .noTrustRoot,
+                description: """
+                    no root of trust: pin one with --trust (an ssh-ed25519 public key, an allowed-signers file, \
+                    or a SHA256: fingerprint of the key that signed the ledger's first commit)
+                    """)
+        }
+
+        var state = ReplayState(trustRoot: trustRoot, now: options.now)
+        var summary = VerificationSummary()
+        var failures: [PolicyFailure] = []
+        var start: ObjectID?
+        do {
+            if let since = options.since {
+                start = since
+                try restore(&state, &summary, at: since, repository: repository, checkpoint: nil)
+            } else if let checkpoint, options.trustRoot == nil || checkpoint.trust == trustFingerprints(trustRoot) {
+                if try repository.isDescendant(tip, of: checkpoint.tip) {
+                    start = checkpoint.tip
+                    try restore(&state, &summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
+                } else {
+                    failures.append(
+                        PolicyFailure(
+                            policy: HistoryPolicy.name, commit: tip,
+                            reason:
+                                "the tip does not descend from the verified tip \(checkpoint.tip.short): history was rewritten"
+                        ))
+                    summary.tip = tip
+                    return VerificationReport(summary: summary, failures: failures)
+                }
+            }
+            if let start, !(try repository.isDescendant(tip, of: start)) {
+                failures.append(
+                    PolicyFailure(
+                        policy: HistoryPolicy.name, commit: tip,
+                        reason: "the tip does not descend from \(start.short): history was rewritten"))
+                summary.tip = tip
+                return VerificationReport(summary: summary, failures: failures)
+            }
+            summary.resumedFrom = start
+            let commits = try repository.history(from: tip, hiding: start)
+            let loader = CommitLoader(repository: repository)
+            for (offset, id) in commits.enumerated() {
+                let step = try loader.load(id, index: state.commitsSeen, state: state)
+                for policy in options.policies {
+                    let found = policy.evaluate(step, state: state)
+                    failures += found
+                    options.diagnostic?(ReplayEvent(commit: id, policy: policy.name, failures: found))
+                }
+                account(step, into: &summary)
+                state.apply(step)
+                options.progress?(offset + 1, commits.count)
+            }
+            summary.commitsChecked = commits.count
+        } catch {
+            throw InputError(kind: .unreadable, description: "\(path): \(error)")
+        }
+        summary.tip = tip
+        summary.logHead = state.logHead
+        summary.writeEntries = state.logSize
+        summary.ledgerId = state.descriptor?.ledgerId
+        summary.interface = state.descriptor?.interface
+        summary.appleAccount = state.descriptor?.appleAccount
+        summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
+        if failures.isEmpty && options.saveCheckpoint {
+            let checkpoint = Checkpoint(
+                tip: tip, trust: trustFingerprints(trustRoot), commits: summary.commits, logSize: state.logSize,
+                logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
+                signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
+                profilePlatform: state.profilePlatform)
+            saveCheckpoint(checkpoint, at: checkpointPath)
+        }
+        return VerificationReport(summary: summary, failures: failures)
+    }
+
+    // MARK: - Summary
+
+    private static func account(_ step: CommitStep, into summary: inout VerificationSummary) {
+        summary.commits += 1
+        if summary.firstCommitTime == nil { summary.firstCommitTime = step.commit.time }
+        summary.lastCommitTime = step.commit.time
+        if case .parsed = step.signature { summary.signaturesChecked += 1 }
+        for file in step.files {
+            summary.signaturesChecked += file.checks.signaturesChecked
+            let kind: String
+            switch file.meaning {
+            case .record(let stored, _): kind = stored.recordKind.rawValue
+            case .logEntry: kind = RecordKind.writeLogEntry.rawValue
+            default: continue
+            }
+            summary.recordsByKind[kind, default: 0] += 1
+        }
+    }
+
+    // MARK: - Resuming
+
+    /// Rebuilds the replay state as of `commit` from its tree, its trailers and (when given) the checkpoint.
+    private static func restore(
+        _ state: inout ReplayState, _ summary: inout VerificationSummary, at commit: ObjectID, repository: Repository,
+        checkpoint: Checkpoint?
+    ) throws {
+        let info = try repository.commit(commit)
+        guard let descriptorBytes = try repository.blob(at: LedgerLayout.descriptorPath, inCommit: commit),
+            let signerBytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: commit),
+            let trailers = LedgerTrailers(message: info.message)
+        else {
+            throw InputError(kind: .unreadable, description: "\(commit.short) is not a ledger commit to resume from")
+        }
+        state.descriptor = try LedgerDescriptor(json: try CanonicalJSON.parse(descriptorBytes))
+        state.signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
+        state.previous = commit
+        state.logSize = trailers.logSize
+        state.logHead = trailers.logHead
+        if let checkpoint {
+            state.commitsSeen = checkpoint.commits
+            state.bindings = Set(checkpoint.bindings)
+            state.profilePlatform = checkpoint.profilePlatform
+            summary.commits = checkpoint.commits
+            summary.recordsByKind = checkpoint.recordsByKind
+            summary.signaturesChecked = checkpoint.signaturesChecked
+            summary.firstCommitTime = checkpoint.firstCommitTime
+        } else {
+            let history = try repository.history(from: commit)
+            state.commitsSeen = history.count
+            summary.commits = history.count
+            state.bindings = try mandatedBindings(at: commit, repository: repository)
+            if let profile = state.descriptor?.profile,
+                let bytes = try repository.blob(at: LedgerLayout.recordPath(.profile, profile), inCommit: commit)
+            {
+                state.profilePlatform = try? EnforcementProfile(json: try CanonicalJSON.parse(bytes)).platform
+            }
+        }
+        summary.lastCommitTime = info.time
+    }
+
+    private static func mandatedBindings(at commit: ObjectID, repository: Repository) throws -> Set<String> {
+        var bindings: Set<String> = []
+        guard let root = try repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: commit) else {
+            return []
+        }
+        for first in try repository.treeEntries(root.id) where first.kind == .tree {
+            for second in try repository.treeEntries(first.id) where second.kind == .tree {
+                for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
+                    let object = try CanonicalJSON.parse(try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes))
+                    if let binding = object["deviceBinding"]?.stringValue { bindings.insert(binding) }
+                }
+            }
+        }
+        return bindings
+    }
+
+    private static func trustFingerprints(_ root: TrustRoot) -> [String] {
+        (root.keys.map { OpenSSHKey.fingerprint($0) } + root.fingerprints).sorted()
+    }
+
+    private static func loadCheckpoint(_ path: String) -> Checkpoint? {
+        guard let text = try? String(contentsOfFileAtPath: path) else { return nil }
+        return try? Checkpoint(bytes: Array(text.utf8))
+    }
+
+    private static func saveCheckpoint(_ checkpoint: Checkpoint, at path: String) {
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        mkdir(directory, 0o755)
+        try? DurableFile.write(CanonicalJSON.encode(checkpoint.json), to: path)
+    }
+}
+
+/// One policy's decision on one commit, for `--explain` and for tests of the exact sequence.
+public struct ReplayEvent: Sendable, CustomStringConvertible {
+    public let commit: ObjectID
+    public let policy: String
+    public let failures: [PolicyFailure]
+
+    public var description: String {
+        failures.isEmpty
+            ? "\(commit.short) \(policy): ok" : failures.map { "\(commit.short) \($0)" }.joined(separator: "\n")
+    }
+}

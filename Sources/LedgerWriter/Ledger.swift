@@ -155,7 +155,9 @@ public enum Ledger {
                     "add \(OpenSSHKey.fingerprint($0))"
                 }
                 summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
-                let message = "keys: \(summary.joined(separator: ", "))\n\n\(state.trailers.text)"
+                // Restate only the log position: a writes digest belongs to the batch that chained those writes.
+                let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
+                let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
                 return try SignedCommitWriter(repository: repository, key: signingKey).commit(
                     files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, message: message,
                     time: at)

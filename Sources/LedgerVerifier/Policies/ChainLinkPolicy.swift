@@ -2,12 +2,22 @@ import LedgerWriter
 import LedgerFormat
 
 /// Reference §3.14, DESIGN §6.5: the write log is gapless from 1, each entry links to the previous
-/// entry's hash (`genesis` first), and each `entryHash` recomputes from the entry's fields.
+/// entry's hash (`genesis` first), each `entryHash` recomputes from the entry's fields, and each
+/// entry sits in the file its sequence names.
 public struct ChainLinkPolicy: LedgerPolicy {
     public static let name = "ChainLinkPolicy"
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []
+        for file in step.files {
+            guard let entry = file.entry, case .logEntry(let named) = file.meaning, named != entry.sequence else {
+                continue
+            }
+            failures.append(
+                failure(
+                    step, path: file.path, record: "sequence \(entry.sequence)",
+                    "the file of entry \(named) holds entry \(entry.sequence): entries were moved or swapped"))
+        }
         let entries = step.files.compactMap { file in file.entry.map { (file.path, $0) } }.sorted {
             $0.1.sequence < $1.1.sequence
         }

@@ -65,3 +65,31 @@ extension Repository {
         git_reference_free(reference)
     }
 }
+
+extension Repository {
+    /// Writes a tree object with exactly these entries, unvalidated (names like `.git` or `..` that
+    /// libgit2's tree builder refuses). Entries are sorted the way git sorts them.
+    /// The corresponding C function is `git_odb_write`.
+    public func writeRawTree(_ entries: [(name: String, mode: UInt32, id: ObjectID)]) throws(GitError) -> ObjectID {
+        let sorted = entries.sorted { a, b in
+            let left = Array(a.name.utf8) + (a.mode == 0o040000 ? [0x2F] : [])
+            let right = Array(b.name.utf8) + (b.mode == 0o040000 ? [0x2F] : [])
+            return left.lexicographicallyPrecedes(right)
+        }
+        var bytes: [UInt8] = []
+        for entry in sorted {
+            bytes += Array("\(String(entry.mode, radix: 8)) \(entry.name)".utf8)
+            bytes.append(0)
+            bytes += entry.id.bytes
+        }
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var oid = git_oid()
+        let result = bytes.withUnsafeBytes { buffer in
+            git_odb_write(&oid, odb, buffer.baseAddress, buffer.count, GIT_OBJECT_TREE)
+        }
+        try GitError.check(result)
+        return ObjectID(oid)
+    }
+}

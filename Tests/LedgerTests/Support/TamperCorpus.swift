@@ -1,0 +1,516 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerVerifier
+@testable import LedgerWriter
+
+/// The tamper corpus: one mutated copy of ``FixtureLedger`` per attack, each with the policy that
+/// must catch it (issue 4's list and more). Built at test time by checked-in code, never by hand.
+enum TamperCorpus {
+    struct Attack: Sendable, CustomTestStringConvertible {
+        let name: String
+        let policy: String
+        /// Verify the good ledger first so the attack meets a remembered checkpoint.
+        var afterCheckpoint = false
+        let mutate: @Sendable (Surgeon) -> Void
+        var testDescription: String { name }
+    }
+
+    typealias Edit = Repository.RawTreeEdit
+    static let signer1 = FixtureLedger.signer1
+    static let signer2 = FixtureLedger.signer2
+    static let stranger = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x0f))!
+    static let mandates = FixtureLedger.mandates
+    static let verdicts = FixtureLedger.verdicts.map { try! Verdict(json: $0) }
+
+    static func mandatePath(_ index: Int) -> String { LedgerLayout.recordPath(.mandate, mandates[index].ref) }
+    static func verdictPath(_ index: Int) -> String { LedgerLayout.recordPath(.verdict, verdicts[index].ref) }
+    static func receiptPath(_ index: Int) -> String { LedgerLayout.recordPath(.receipt, verdicts[index].ref) }
+    static func entryPath(_ sequence: Int64) -> String { LedgerLayout.logEntryPath(sequence) }
+    static let manifestPath = LedgerLayout.recordPath(.manifest, FixtureLedger.authority.manifestHash)
+    static let signaturePath = LedgerLayout.manifestSignaturePath(FixtureLedger.authority.manifestHash)
+    static let mode: UInt32 = 0o100644
+
+    /// Edits applied from the commit that introduced a file onwards.
+    static func from(_ first: Int, _ edits: [Edit]) -> (Int) -> [Edit] { { index in index >= first ? edits : [] } }
+
+    /// A new mandate/verdict/receipt/entry added by a fresh commit on the tip.
+    static func add(_ surgeon: Surgeon, _ files: [(String, [UInt8])], signing: Surgeon.Signing? = nil) {
+        surgeon.append(files.map { .upsert(path: $0.0, id: surgeon.blob($0.1), mode: mode) }, signing: signing)
+    }
+
+    static func entry(_ surgeon: Surgeon, _ sequence: Int64) -> WriteLogEntry {
+        try! WriteLogEntry(json: surgeon.json(entryPath(sequence)))
+    }
+
+    /// Appends write entries continuing the chain, with trailers that match (so only the rule under test fails).
+    static func appendEntries(
+        _ surgeon: Surgeon, _ make: (WriteLogEntry) -> [WriteLogEntry], signing: Surgeon.Signing? = nil,
+        trailers: ((LedgerTrailers) -> LedgerTrailers)? = nil
+    ) {
+        let last = entry(surgeon, 6)
+        let entries = make(last)
+        var stated = LedgerTrailers(logSize: entries.last!.sequence, logHead: entries.last!.entryHash)
+        if let trailers { stated = trailers(stated) }
+        surgeon.append(
+            entries.map { .upsert(path: entryPath($0.sequence), id: surgeon.blob($0.json), mode: mode) },
+            message: "append: entries\n\n\(stated.text)", signing: signing)
+    }
+
+    static func write(
+        _ sequence: Int64, after previous: WriteLogEntry, binding: String = FixtureLedger.bindings[0],
+        by: String = "reconciliation", caseOpen: Bool = true, banned: Bool = false, fieldsWritten: String? = nil
+    ) -> WriteLogEntry {
+        try! WriteLogEntry(
+            sequence: sequence, recordedAt: "2026-08-12T03:00:00Z", deviceBinding: binding, authorizedBy: by,
+            caseOpen: caseOpen, banned: banned, outcome: "ok", fieldsWritten: fieldsWritten,
+            previousHash: previous.entryHash)
+    }
+
+    static let attacks: [Attack] =
+        history + signatures + tree + descriptor + records + verdictAttacks + writeLog + limits
+
+    // MARK: - History
+
+    static let history: [Attack] = [
+        Attack(name: "merge commit", policy: "HistoryPolicy") { s in
+            s.append([], extraParents: [s.commits[3]])
+        },
+        Attack(name: "second root commit on the branch", policy: "HistoryPolicy") { s in
+            let orphan = s.commit(
+                tree: s.info(s.tip).tree, parents: [], time: 1_786_600_000,
+                message: "append: orphan\n\n" + LedgerTrailers(logSize: 6, logHead: entry(s, 6).entryHash).text,
+                signing: .key(signer2))
+            s.append([], extraParents: [orphan])
+        },
+        Attack(name: "force-push to a non-descendant", policy: "HistoryPolicy", afterCheckpoint: true) { s in
+            s.rewrite(from: 5, message: { $1.replacingOccurrences(of: "append:", with: "append (rewritten):") })
+        },
+        Attack(name: "truncated history after a verified tip", policy: "HistoryPolicy", afterCheckpoint: true) { s in
+            try! s.repository.forceReference(LedgerLayout.branch, to: s.commits[5])
+        },
+        Attack(name: "commit dated in the future", policy: "HistoryPolicy") { s in s.append([], time: 4_102_444_800) },
+    ]
+
+    // MARK: - Commit signatures and headers
+
+    static let signatures: [Attack] = [
+        Attack(name: "unsigned commit", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: Surgeon.Signing.none)
+        },
+        Attack(name: "commit signed by an unknown key", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: .key(stranger))
+        },
+        Attack(name: "signature with the wrong namespace", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: .namespace("file", signer2))
+        },
+        Attack(name: "two signatures in one gpgsig header", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: .twoArmors(signer2, signer2))
+        },
+        Attack(name: "two gpgsig headers", policy: "CommitHeaderPolicy") { s in
+            s.append([], signing: .twoHeaders(signer2, signer2))
+        },
+        Attack(name: "corrupted signature bytes", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: .corrupted(signer2))
+        },
+        Attack(name: "signature copied from another commit", policy: "CommitSignaturePolicy") { s in
+            s.append([], signing: .copied(try! s.repository.extractSignature(s.commits[7])!.signature))
+        },
+        Attack(name: "backdated commit by a removed key", policy: "CommitSignaturePolicy") { s in
+            s.append([], time: 1_786_000_000, signing: .key(signer1))
+        },
+        Attack(name: "commit signed by a key before its rotation", policy: "CommitSignaturePolicy") { s in
+            s.rewrite(from: 3, signing: { index in index == 3 ? .key(signer2) : .key(s.signer(of: s.commits[index])) })
+        },
+        Attack(name: "whole ledger re-signed by another key", policy: "CommitSignaturePolicy") { s in
+            s.rewrite(from: 0, signing: { _ in .key(stranger) })
+        },
+        Attack(name: "unknown commit header", policy: "CommitHeaderPolicy") { s in
+            s.append([], extraHeaders: ["x-note hidden meaning"])
+        },
+        Attack(name: "encoding header", policy: "CommitHeaderPolicy") { s in
+            s.append([], extraHeaders: ["encoding ISO-8859-1"])
+        },
+    ]
+
+    // MARK: - Tree whitelist
+
+    static let tree: [Attack] = [
+        Attack(name: "symlink", policy: "TreeWhitelistPolicy") { s in
+            s.append([
+                .upsert(
+                    path: "verdicts/00/00/" + String(repeating: "0", count: 64) + ".json",
+                    id: s.blob(Array("../../ledger.json".utf8)), mode: 0o120000)
+            ])
+        },
+        Attack(name: "gitlink", policy: "TreeWhitelistPolicy") { s in
+            s.append([.upsert(path: "vendor", id: s.commits[0], mode: 0o160000)])
+        },
+        Attack(name: "unexpected path", policy: "TreeWhitelistPolicy") { s in
+            s.append([.upsert(path: "README.md", id: s.blob(Array("hello".utf8)), mode: mode)])
+        },
+        Attack(name: "case collision with the descriptor", policy: "TreeWhitelistPolicy") { s in
+            s.append([.upsert(path: "Ledger.json", id: s.blob(s.file(LedgerLayout.descriptorPath)), mode: mode)])
+        },
+        Attack(name: "uppercase hex record name", policy: "TreeWhitelistPolicy") { s in
+            let upper = mandatePath(0).uppercased().replacingOccurrences(of: "MANDATES", with: "mandates")
+                .replacingOccurrences(of: ".JSON", with: ".json")
+            s.append([.upsert(path: upper, id: s.blob(s.file(mandatePath(0))), mode: mode)])
+        },
+        Attack(name: "executable file mode", policy: "TreeWhitelistPolicy") { s in
+            let next = write(7, after: entry(s, 6))
+            s.append(
+                [.upsert(path: entryPath(7), id: s.blob(next.json), mode: 0o100755)],
+                message: "append: x\n\n" + LedgerTrailers(logSize: 7, logHead: next.entryHash).text)
+        },
+        Attack(name: ".git folder", policy: "TreeWhitelistPolicy") { s in
+            s.appendRaw([".git", "config"], id: s.blob(Array("[core]".utf8)), mode: mode)
+        },
+        Attack(name: "dot-dot name", policy: "TreeWhitelistPolicy") { s in
+            s.appendRaw(["log", "..", "x.json"], id: s.blob(Array("{}".utf8)), mode: mode)
+        },
+        Attack(name: "record in the wrong fan-out folder", policy: "TreeWhitelistPolicy") { s in
+            let wrong = "mandates/00/00/" + mandates[0].ref.hex + ".json"
+            s.append([.upsert(path: wrong, id: s.blob(s.file(mandatePath(0))), mode: mode)])
+        },
+        Attack(name: "log entry with an unpadded name", policy: "TreeWhitelistPolicy") { s in
+            s.append([
+                .upsert(path: "log/0000000000/000/7.json", id: s.blob(write(7, after: entry(s, 6)).json), mode: mode)
+            ])
+        },
+    ]
+
+    // MARK: - Descriptor, signers, append-only
+
+    static let descriptor: [Attack] = [
+        Attack(name: "descriptor edited without rotation", policy: "DescriptorPolicy") { s in
+            var object = s.json(LedgerLayout.descriptorPath)
+            object.set("ledgerId", .string("someone-else"))
+            s.append([.upsert(path: LedgerLayout.descriptorPath, id: s.blob(object), mode: mode)])
+        },
+        Attack(name: "descriptor deleted", policy: "DescriptorPolicy") { s in
+            s.append([.remove(path: LedgerLayout.descriptorPath)])
+        },
+        Attack(name: "allowed signers deleted", policy: "DescriptorPolicy") { s in
+            s.append([.remove(path: LedgerLayout.allowedSignersPath)])
+        },
+        Attack(name: "allowed signers emptied", policy: "DescriptorPolicy") { s in
+            s.append([.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(Array("\n".utf8)), mode: mode)])
+        },
+        Attack(name: "rotation that also adds a record", policy: "DescriptorPolicy") { s in
+            let signers = AllowedSigners(keys: [signer2.publicKey, stranger.publicKey])
+            let next = write(7, after: entry(s, 6))
+            s.append(
+                [
+                    .upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(Array(signers.text.utf8)), mode: mode),
+                    .upsert(path: entryPath(7), id: s.blob(next.json), mode: mode),
+                ],
+                message: "keys: add\n\n" + LedgerTrailers(logSize: 7, logHead: next.entryHash).text)
+        },
+        Attack(name: "first commit without a descriptor", policy: "DescriptorPolicy") { s in
+            s.rewrite(from: 0, edits: from(0, [.remove(path: LedgerLayout.descriptorPath)]))
+        },
+        Attack(name: "record modified by a later commit", policy: "AppendOnlyPolicy") { s in
+            var object = s.json(mandatePath(0))
+            object.set("deviceBinding", .string("enrollment:elsewhere"))
+            s.append([.upsert(path: mandatePath(0), id: s.blob(object), mode: mode)])
+        },
+        Attack(name: "verdict deleted by a later commit", policy: "AppendOnlyPolicy") { s in
+            s.append([.remove(path: verdictPath(1))])
+        },
+        Attack(name: "log entry deleted by a later commit", policy: "AppendOnlyPolicy") { s in
+            s.append([.remove(path: entryPath(6))])
+        },
+        Attack(name: "manifest replaced by a later commit", policy: "AppendOnlyPolicy") { s in
+            s.append([.upsert(path: manifestPath, id: s.blob(Array("{}".utf8)), mode: mode)])
+        },
+    ]
+
+    // MARK: - Records
+
+    static let records: [Attack] = [
+        Attack(name: "modified byte in a mandate (history rewritten)", policy: "ContentAddressPolicy") { s in
+            let bytes = s.file(mandatePath(0))
+            let changed = Array(
+                String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "device-0", with: "device-9").utf8)
+            s.rewrite(from: 1, edits: from(1, [.upsert(path: mandatePath(0), id: s.blob(changed), mode: mode)]))
+        },
+        Attack(name: "non-canonical whitespace in a verdict", policy: "CanonicalFormPolicy") { s in
+            let pretty = PrettyJSON.render(.object(s.json(verdictPath(0))))
+            s.rewrite(from: 2, edits: from(2, [.upsert(path: verdictPath(0), id: s.blob(pretty), mode: mode)]))
+        },
+        Attack(name: "escaped slash in a verdict", policy: "CanonicalFormPolicy") { s in
+            let text = String(decoding: s.file(verdictPath(1)), as: UTF8.self).replacingOccurrences(
+                of: "/", with: "\\/")
+            s.rewrite(
+                from: 2, edits: from(2, [.upsert(path: verdictPath(1), id: s.blob(Array(text.utf8)), mode: mode)]))
+        },
+        Attack(name: "non-canonical descriptor", policy: "CanonicalFormPolicy") { s in
+            let pretty = PrettyJSON.render(.object(s.json(LedgerLayout.descriptorPath)))
+            s.rewrite(
+                from: 0, edits: from(0, [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(pretty), mode: mode)]))
+        },
+        Attack(name: "renamed mandate file", policy: "ContentAddressPolicy") { s in
+            let other = LedgerLayout.recordPath(.mandate, ContentAddress(hashing: Array("other".utf8)))
+            s.rewrite(
+                from: 1,
+                edits: from(
+                    1,
+                    [
+                        .remove(path: mandatePath(2)),
+                        .upsert(path: other, id: s.blob(s.file(mandatePath(2))), mode: mode),
+                    ]))
+        },
+        Attack(name: "receipt filed under another verdict", policy: "ContentAddressPolicy") { s in
+            s.rewrite(
+                from: 2, edits: from(2, [.upsert(path: receiptPath(0), id: s.blob(s.file(receiptPath(2))), mode: mode)])
+            )
+        },
+        Attack(name: "profile under a wrong name", policy: "ContentAddressPolicy") { s in
+            let profile = try! EnforcementProfile(json: FixtureProfile.appleDeviceCheck)
+            var changed = FixtureProfile.appleDeviceCheck
+            changed.set("specification", .string(String(repeating: "6", count: 64)))
+            s.rewrite(
+                from: 0,
+                edits: from(
+                    0, [.upsert(path: LedgerLayout.recordPath(.profile, profile.ref), id: s.blob(changed), mode: mode)])
+            )
+        },
+        Attack(name: "mandate with a forged user signature", policy: "MandateSignaturePolicy") { s in
+            var object = s.json(mandatePath(0))
+            if case .array(let signatures) = object["signatures"]! {
+                object.set("signatures", .array([signatures[1], signatures[1]]))
+            }
+            s.rewrite(from: 1, edits: from(1, [.upsert(path: mandatePath(0), id: s.blob(object), mode: mode)]))
+        },
+        Attack(name: "mandate missing its countersignature", policy: "MandateSignaturePolicy") { s in
+            let mandate = FixtureRecords.mandate(
+                user: FixtureLedger.users[0], interface: FixtureLedger.interface,
+                authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-7",
+                acceptedAt: "2026-08-08T00:00:00Z", countersign: false)
+            add(
+                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+            )
+        },
+        Attack(name: "mandate countersigned by an epoch the descriptor does not list", policy: "MandateSignaturePolicy")
+        { s in
+            let mandate = FixtureRecords.mandate(
+                user: FixtureLedger.users[0], interface: FixtureLedger.interface,
+                authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-8",
+                acceptedAt: "2026-08-08T00:00:00Z", epoch: 3)
+            add(
+                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+            )
+        },
+        Attack(name: "mandate for another interface", policy: "MandateScopePolicy") { s in
+            let mandate = FixtureRecords.mandate(
+                user: FixtureLedger.users[0], interface: FixtureLedger.interface,
+                authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-9",
+                acceptedAt: "2026-08-08T00:00:00Z", edit: { $0.set("interface", .string("onym:component:other-app")) })
+            add(
+                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+            )
+        },
+        Attack(name: "record that is not JSON", policy: "RecordSchemaPolicy") { s in
+            add(s, [(LedgerLayout.recordPath(.verdict, ContentAddress(hashing: [1])), Array("not json".utf8))])
+        },
+        Attack(name: "mandate of an unknown version", policy: "RecordSchemaPolicy") { s in
+            var object = s.json(mandatePath(1))
+            object.set("mandateVersion", .integer(2))
+            add(
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(
+                            .mandate,
+                            ContentAddress(hashing: CanonicalJSON.signingBytes(of: object, omitting: "signatures"))),
+                        CanonicalJSON.encode(object)
+                    )
+                ])
+        },
+        Attack(name: "deep JSON", policy: "RecordSchemaPolicy") { s in
+            let deep = String(repeating: "{\"a\":", count: 200) + "1" + String(repeating: "}", count: 200)
+            add(s, [(LedgerLayout.recordPath(.mandate, ContentAddress(hashing: [2])), Array(deep.utf8))])
+        },
+        Attack(name: "manifest with a bad detached signature", policy: "ManifestSignaturePolicy") { s in
+            s.rewrite(
+                from: 1,
+                edits: from(1, [.upsert(path: signaturePath, id: s.blob([UInt8](repeating: 7, count: 64)), mode: mode)])
+            )
+        },
+        Attack(name: "detached signature for a manifest the ledger lacks", policy: "ManifestSignaturePolicy") { s in
+            let other = LedgerLayout.manifestSignaturePath(ContentAddress(hashing: [3]))
+            s.append([.upsert(path: other, id: s.blob(s.file(signaturePath)), mode: mode)])
+        },
+    ]
+
+    // MARK: - Verdicts and receipts
+
+    static let verdictAttacks: [Attack] = [
+        Attack(name: "verdict signed by the wrong key", policy: "VerdictAuthorityPolicy") { s in
+            let forger = FixtureAuthority(seed: FixtureSeed.repeated(0x0e))
+            var object = s.json(verdictPath(1))
+            object.remove("signature")
+            let forged = forger.sign(object)
+            s.rewrite(from: 2, edits: from(2, [.upsert(path: verdictPath(1), id: s.blob(forged), mode: mode)]))
+        },
+        Attack(name: "verdict with shifted banExpires (re-signed)", policy: "VerdictValidationPolicy") { s in
+            var object = s.json(verdictPath(1))
+            object.set("banExpires", .string("2030-01-01T00:00:00Z"))
+            let resigned = FixtureLedger.authority.sign(object)
+            let verdict = try! Verdict(json: resigned)
+            let receipt = VerdictReceipt(
+                verdictRef: verdict.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:30:00Z")!)
+            add(
+                s,
+                [
+                    (LedgerLayout.recordPath(.verdict, verdict.ref), CanonicalJSON.encode(resigned)),
+                    (LedgerLayout.recordPath(.receipt, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                ])
+        },
+        Attack(name: "verdict with shifted banExpires (not re-signed)", policy: "VerdictAuthorityPolicy") { s in
+            var object = s.json(verdictPath(1))
+            object.set("banExpires", .string("2030-01-01T00:00:00Z"))
+            let ref = SHA256.hash(CanonicalJSON.signingBytes(of: object, omitting: "signature"))
+            let receipt = VerdictReceipt(
+                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:30:00Z")!)
+            add(
+                s,
+                [
+                    (LedgerLayout.recordPath(.verdict, ref), CanonicalJSON.encode(object)),
+                    (LedgerLayout.recordPath(.receipt, ref), CanonicalJSON.encode(receipt.json)),
+                ])
+        },
+        Attack(name: "verdict for a mandate the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
+            let stray = try! Mandate(
+                json: FixtureRecords.mandate(
+                    user: FixtureLedger.users[2], interface: FixtureLedger.interface,
+                    authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:ghost",
+                    acceptedAt: "2026-08-08T00:00:00Z"))
+            let verdict = try! Verdict(
+                json: FixtureRecords.verdict(
+                    .dismiss, caseId: "c", mandate: stray,
+                    authority: FixtureLedger.authority, classId: "csam", decidedAt: "2026-08-12T00:00:00Z"))
+            let receipt = VerdictReceipt(
+                verdictRef: verdict.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:30:00Z")!)
+            add(
+                s,
+                [
+                    (LedgerLayout.recordPath(.verdict, verdict.ref), CanonicalJSON.encode(verdict.json)),
+                    (LedgerLayout.recordPath(.receipt, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                ])
+        },
+        Attack(name: "verdict whose consented manifest the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
+            s.rewrite(from: 1, edits: from(1, [.remove(path: manifestPath), .remove(path: signaturePath)]))
+        },
+        Attack(name: "mandate removed from history", policy: "VerdictAuthorityPolicy") { s in
+            s.rewrite(from: 1, edits: from(1, [.remove(path: mandatePath(1))]))
+        },
+        Attack(name: "verdict without a receipt", policy: "VerdictValidationPolicy") { s in
+            s.rewrite(from: 2, edits: from(2, [.remove(path: receiptPath(2))]))
+        },
+        Attack(name: "verdict received before it was decided", policy: "VerdictValidationPolicy") { s in
+            let early = VerdictReceipt(
+                verdictRef: verdicts[2].ref, status: .queued, receivedAt: Instant.parse("2026-08-09T00:00:00Z")!)
+            s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(2), id: s.blob(early.json), mode: mode)]))
+        },
+        Attack(name: "receipt for a verdict that does not exist", policy: "ReceiptPolicy") { s in
+            let ref = ContentAddress(hashing: [4])
+            let receipt = VerdictReceipt(
+                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T00:00:00Z")!)
+            add(s, [(LedgerLayout.recordPath(.receipt, ref), CanonicalJSON.encode(receipt.json))])
+        },
+        Attack(name: "receipt with the wrong status", policy: "ReceiptPolicy") { s in
+            let wrong = VerdictReceipt(
+                verdictRef: verdicts[1].ref, status: .stored, receivedAt: Instant.parse("2026-08-10T00:01:00Z")!)
+            s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(1), id: s.blob(wrong.json), mode: mode)]))
+        },
+        Attack(name: "receipt dated after its commit", policy: "ReceiptPolicy") { s in
+            let late = VerdictReceipt(
+                verdictRef: verdicts[0].ref, status: .queued, receivedAt: Instant.parse("2026-08-20T00:00:00Z")!)
+            s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(0), id: s.blob(late.json), mode: mode)]))
+        },
+    ]
+
+    // MARK: - Write log
+
+    static let writeLog: [Attack] = [
+        Attack(name: "log entry removed at the tail", policy: "LogTrailerPolicy") { s in
+            s.rewrite(from: 7, edits: from(7, [.remove(path: entryPath(6))]))
+        },
+        Attack(name: "log entry removed in the middle", policy: "ChainLinkPolicy") { s in
+            s.rewrite(from: 3, edits: from(3, [.remove(path: entryPath(2))]))
+        },
+        Attack(name: "swapped log entries", policy: "ChainLinkPolicy") { s in
+            let first = s.file(entryPath(5))
+            let second = s.file(entryPath(6))
+            s.rewrite(
+                from: 7,
+                edits: from(
+                    7,
+                    [
+                        .upsert(path: entryPath(5), id: s.blob(second), mode: mode),
+                        .upsert(path: entryPath(6), id: s.blob(first), mode: mode),
+                    ]))
+        },
+        Attack(name: "forged chain hash", policy: "ChainLinkPolicy") { s in
+            var object = s.json(entryPath(2))
+            object.set("banned", .bool(false))
+            s.rewrite(from: 3, edits: from(3, [.upsert(path: entryPath(2), id: s.blob(object), mode: mode)]))
+        },
+        Attack(name: "entry hash recomputed but next link broken", policy: "ChainLinkPolicy") { s in
+            let original = entry(s, 2)
+            let forged = try! WriteLogEntry(
+                sequence: 2, recordedAt: original.recordedAtText, deviceBinding: original.deviceBinding,
+                authorizedBy: original.authorizedBy, caseOpen: original.caseOpen, banned: false,
+                outcome: original.outcome,
+                previousHash: original.previousHash)
+            s.rewrite(from: 3, edits: from(3, [.upsert(path: entryPath(2), id: s.blob(forged.json), mode: mode)]))
+        },
+        Attack(name: "sequence gap", policy: "ChainLinkPolicy") { s in
+            appendEntries(s) { last in [write(8, after: last)] }
+        },
+        Attack(name: "entry not linked to the head", policy: "ChainLinkPolicy") { s in
+            appendEntries(s) { last in [write(7, after: entry(s, 3))] }
+        },
+        Attack(name: "trailers state the wrong size", policy: "LogTrailerPolicy") { s in
+            appendEntries(
+                s, { last in [write(7, after: last)] },
+                trailers: { LedgerTrailers(logSize: $0.logSize + 1, logHead: $0.logHead) })
+        },
+        Attack(name: "trailers state the wrong head", policy: "LogTrailerPolicy") { s in
+            appendEntries(
+                s, { last in [write(7, after: last)] },
+                trailers: { LedgerTrailers(logSize: $0.logSize, logHead: String(repeating: "a", count: 64)) })
+        },
+        Attack(name: "commit without trailers", policy: "LogTrailerPolicy") { s in
+            s.append([], message: "append: nothing\n")
+        },
+        Attack(name: "write for a device binding no mandate names", policy: "MandateScopePolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, binding: "enrollment:nobody")] }
+        },
+        Attack(name: "write by an Android writer in an Apple ledger", policy: "AccountScopePolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, fieldsWritten: #"{"bitFirst":true}"#)] }
+        },
+        Attack(name: "entry with an invalid outcome", policy: "RecordSchemaPolicy") { s in
+            var object = write(7, after: entry(s, 6)).json
+            object.set("outcome", .string("maybe"))
+            s.append([.upsert(path: entryPath(7), id: s.blob(object), mode: mode)])
+        },
+    ]
+
+    // MARK: - Limits
+
+    static let limits: [Attack] = [
+        Attack(name: "oversized record", policy: "RecordLimitsPolicy") { s in
+            let big = "{\"a\":\"" + String(repeating: "x", count: Limits.maxRecordBytes) + "\"}"
+            add(s, [(LedgerLayout.recordPath(.verdict, ContentAddress(hashing: [5])), Array(big.utf8))])
+        },
+        Attack(name: "huge folder", policy: "RecordLimitsPolicy") { s in
+            let blob = s.blob(Array("{}".utf8))
+            s.append((0...CommitLoader.maxTreeEntries).map { .upsert(path: "junk/\($0).json", id: blob, mode: mode) })
+        },
+    ]
+}

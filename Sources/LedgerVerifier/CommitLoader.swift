@@ -30,10 +30,8 @@ struct CommitLoader {
                 size <= Limits.maxRecordBytes,
                 pending.count < Self.maxFilesPerCommit
             else { continue }
-            guard let bytes = try repository.blob(at: change.path, inCommit: id, limit: Limits.maxRecordBytes) else {
-                continue
-            }
-            pending.append((change.path, meaning, bytes))
+            guard let blob = change.id else { continue }
+            pending.append((change.path, meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
         }
         var files = Self.decodeInParallel(pending)
         try resolveReferences(&files, commit: id, parent: commit.parents.first)
@@ -93,7 +91,7 @@ struct CommitLoader {
             changes.append(
                 PathChange(
                     kind: previous == nil ? .added : .modified, path: path, mode: entry.mode,
-                    objectKind: entry.kind, isEmptyTree: false, size: size))
+                    objectKind: entry.kind, isEmptyTree: false, size: size, id: entry.id))
             if let previous, previous.kind == .tree {
                 try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
             }

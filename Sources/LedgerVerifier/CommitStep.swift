@@ -41,6 +41,8 @@ public struct PathChange: Sendable {
     public let isEmptyTree: Bool
     /// For an added blob: its size from the object header (read before the content).
     public let size: Int?
+    /// The object the path names in the new tree (nil for a deletion).
+    public var id: ObjectID? = nil
 }
 
 /// One added file, loaded and decoded.

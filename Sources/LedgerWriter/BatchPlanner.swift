@@ -334,7 +334,10 @@ struct BatchPlanner {
                 reason: "no mandate in the ledger or this batch names device binding \(entry.deviceBinding)")
         }
         batchEntries[entry.sequence] = entry
-        _ = try addFile(LedgerLayout.logEntryPath(entry.sequence), CanonicalJSON.encode(entry.json))
+        // Entries past the ledger's log size cannot exist yet: no lookup needed.
+        let path = LedgerLayout.logEntryPath(entry.sequence)
+        plannedPaths.insert(path)
+        plan.files.append((path, CanonicalJSON.encode(entry.json)))
         plan.counts.entries += 1
         plan.trailers.logSize = entry.sequence
         plan.trailers.logHead = entry.entryHash

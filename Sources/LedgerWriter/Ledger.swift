@@ -88,7 +88,9 @@ public enum Ledger {
                             "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)"
                     )
                 }
+                var timer = PhaseTimer()
                 let plan = try BatchPlanner.plan(items, state: state, at: at)
+                timer.lap("validate")
                 CrashPoint.reach(.afterValidation)
                 guard !plan.isEmpty else {
                     return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)

@@ -16,23 +16,29 @@ struct SignedCommitWriter {
     func commit(files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String, time: Instant)
         throws(GitError) -> ObjectID
     {
+        var timer = PhaseTimer()
         var upserts: [(path: String, blob: ObjectID)] = []
         upserts.reserveCapacity(files.count)
         for file in files {
             upserts.append((file.path, try repository.writeBlob(file.bytes)))
         }
+        timer.lap("blobs")
         CrashPoint.reach(.afterBlobs)
         let baseTree = try parent.map { (id: ObjectID) throws(GitError) in try repository.commit(id).tree }
         let tree = try repository.updatedTree(base: baseTree, upserts: upserts)
+        timer.lap("tree")
         CrashPoint.reach(.afterTree)
         let buffer = try repository.commitBuffer(
             tree: tree, parent: parent, identity: CommitIdentity(time: time.seconds), message: message)
         let signature = SSHSignature.sign(buffer, namespace: "git", with: key)
         let commit = try repository.createSignedCommit(buffer: buffer, signature: signature.armored)
+        timer.lap("commit")
         CrashPoint.reach(.afterCommitObject)
         try repository.writePack(for: commit, parent: parent)
+        timer.lap("pack")
         CrashPoint.reach(.afterPack)
         try repository.compareAndSwapReference(LedgerLayout.branch, to: commit, expected: parent)
+        timer.lap("reference")
         CrashPoint.reach(.afterReference)
         return commit
     }

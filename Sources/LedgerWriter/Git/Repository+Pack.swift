@@ -16,6 +16,7 @@ extension Repository {
         try GitError.check(git_mempack_new(&backend))
         // The ODB takes ownership of the backend.
         try GitError.check(git_odb_add_backend(odb, backend, 999))
+        memoryBackend = backend
     }
 
     /// Writes one pack holding exactly the objects `commit` adds on top of `parent` (nothing the

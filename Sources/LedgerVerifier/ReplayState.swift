@@ -16,6 +16,9 @@ public struct ReplayState: Sendable {
     /// Every device binding a mandate so far names.
     public var bindings: Set<String> = []
     public var profilePlatform: String?
+    /// Every received verdict so far, by device binding: the evaluator's state for the replay.
+    public var facts: [String: [VerdictFact]] = [:]
+    public var revocations: [DesignationRevocation.Effect] = []
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -36,6 +39,14 @@ public struct ReplayState: Sendable {
         return descriptor
     }
 
+    /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.
+    static func fact(for receiptFile: LoadedFile) -> VerdictFact? {
+        guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.verdict,
+            receiptFile.checks.mandate != nil
+        else { return nil }
+        return VerdictFact(verdict: verdict, receivedAt: receipt.receivedAt, manifest: receiptFile.checks.manifest)
+    }
+
     /// Advances past `step` (after the policies judged it): new signers, log position, bindings.
     mutating func apply(_ step: CommitStep) {
         commitsSeen += 1
@@ -48,6 +59,8 @@ public struct ReplayState: Sendable {
                 signers = value
             case .success(.mandate(let mandate)):
                 bindings.insert(mandate.deviceBinding)
+            case .success(.receipt):
+                if let fact = Self.fact(for: file) { facts[fact.deviceBinding, default: []].append(fact) }
             case .success(.profile(let profile)):
                 if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
             default:

@@ -191,6 +191,45 @@ public enum Verifier {
             }
         }
         summary.lastCommitTime = info.time
+        state.facts = try receivedVerdicts(at: commit, repository: repository)
+    }
+
+    /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the
+    /// replay's state when a run resumes from a checkpoint).
+    private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
+    {
+        var facts: [String: [VerdictFact]] = [:]
+        guard let root = try repository.entry(at: LedgerLayout.StoredKind.receipt.rawValue, inCommit: commit) else {
+            return [:]
+        }
+        var manifests: [ContentAddress: AuthorityManifest] = [:]
+        for first in try repository.treeEntries(root.id) where first.kind == .tree {
+            for second in try repository.treeEntries(first.id) where second.kind == .tree {
+                for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
+                    let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(try repository.readBlob(leaf.id)))
+                    guard
+                        let verdictBytes = try repository.blob(
+                            at: LedgerLayout.recordPath(.verdict, receipt.verdictRef), inCommit: commit)
+                    else { continue }
+                    let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
+                    guard
+                        let mandateBytes = try repository.blob(
+                            at: LedgerLayout.recordPath(.mandate, verdict.mandateRef), inCommit: commit)
+                    else { continue }
+                    let mandate = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
+                    if manifests[mandate.manifestHash] == nil,
+                        let bytes = try repository.blob(
+                            at: LedgerLayout.recordPath(.manifest, mandate.manifestHash), inCommit: commit)
+                    {
+                        manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: bytes)
+                    }
+                    let fact = VerdictFact(
+                        verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
+                    facts[fact.deviceBinding, default: []].append(fact)
+                }
+            }
+        }
+        return facts
     }
 
     private static func mandatedBindings(at commit: ObjectID, repository: Repository) throws -> Set<String> {

@@ -58,7 +58,12 @@ struct VerifierCLITests {
         #expect(runProcess("git", ["--git-dir", ledger, "for-each-ref"]).stdout.split(separator: "\n").count == 1)
 
         _ = try Ledger.append(
-            path: ledger, items: [FixtureLedger.writes([("2026-08-13T00:00:00Z", 2, "reconciliation", false, false)])],
+            path: ledger,
+            items: [
+                FixtureLedger.writes([
+                    ("2026-08-13T00:00:00Z", 2, try Verdict(json: FixtureLedger.verdicts[2]).ref.hex, false, false)
+                ])
+            ],
             signingKey: FixtureLedger.signer2, at: Instant.parse("2026-08-13T01:00:00Z")!)
         let second = CLI.run(["verify", ledger, "--at", "2026-09-01T00:00:00Z", "--json"])
         #expect(second.status == 0, "\(second.stdout) \(second.stderr)")

@@ -40,5 +40,6 @@ public enum StandardLedgerPolicy {
         LogTrailerPolicy(),
         MandateScopePolicy(),
         AccountScopePolicy(),
+        WriteReplayPolicy(),
     ]
 }

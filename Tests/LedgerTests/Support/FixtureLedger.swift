@@ -100,7 +100,7 @@ struct FixtureLedger {
                 writes([
                     ("2026-08-10T01:00:00Z", 0, verdictRefs[0], true, false),
                     ("2026-08-10T01:00:01Z", 1, verdictRefs[1], false, true),
-                    ("2026-08-10T01:00:02Z", 2, "reconciliation", false, false),
+                    ("2026-08-10T01:00:02Z", 2, verdictRefs[2], false, false),
                 ])
             ], "2026-08-10T02:00:00Z", signer1)
         commits.append(
@@ -117,7 +117,7 @@ struct FixtureLedger {
             [
                 writes([
                     ("2026-08-12T01:00:00Z", 1, verdictRefs[1], false, true),
-                    ("2026-08-12T01:00:01Z", 2, "reconciliation", false, false),
+                    ("2026-08-12T01:00:01Z", 2, verdictRefs[2], false, false),
                 ])
             ], "2026-08-12T02:00:00Z", signer2)
         return commits

@@ -494,6 +494,32 @@ enum TamperCorpus {
         Attack(name: "write by an Android writer in an Apple ledger", policy: "AccountScopePolicy") { s in
             appendEntries(s) { last in [write(7, after: last, fieldsWritten: #"{"bitFirst":true}"#)] }
         },
+        Attack(name: "forged write: correct chain, wrong bits", policy: "WriteReplayPolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, by: verdicts[0].ref.hex, caseOpen: false, banned: true)] }
+        },
+        Attack(name: "write with the wrong authorizedBy", policy: "WriteReplayPolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, by: "reconciliation", caseOpen: true, banned: false)] }
+        },
+        Attack(name: "ban written on a device with no ban verdict", policy: "WriteReplayPolicy") { s in
+            appendEntries(s) { last in
+                [
+                    write(
+                        7, after: last, binding: FixtureLedger.bindings[2], by: verdicts[1].ref.hex,
+                        caseOpen: false, banned: true)
+                ]
+            }
+        },
+        Attack(name: "failed write of unauthorized bits", policy: "WriteReplayPolicy") { s in
+            appendEntries(s) { last in
+                [
+                    try! WriteLogEntry(
+                        sequence: 7, recordedAt: "2026-08-12T03:00:00Z", deviceBinding: FixtureLedger.bindings[1],
+                        authorizedBy: "expiry", caseOpen: false, banned: false,
+                        outcome: "failed: mark_write_failed: 503",
+                        previousHash: last.entryHash)
+                ]
+            }
+        },
         Attack(name: "entry with an invalid outcome", policy: "RecordSchemaPolicy") { s in
             var object = write(7, after: entry(s, 6)).json
             object.set("outcome", .string("maybe"))

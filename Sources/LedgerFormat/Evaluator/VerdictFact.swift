@@ -1,0 +1,91 @@
+/// What the evaluator needs to know about one received verdict: the signed facts, when the vendor
+/// received it, and the terms of its consented manifest that rules depend on.
+///
+/// Compact on purpose (no JSON): the verifier keeps one per verdict while it replays a ledger.
+public struct VerdictFact: Sendable, Equatable {
+    public let ref: ContentAddress
+    public let caseId: String
+    public let authority: String
+    public let deviceBinding: String
+    public let disposition: Verdict.Disposition
+    public let decidedAt: Instant
+    public let executeAfter: Instant?
+    public let banExpires: Instant?
+    /// When the vendor received the verdict (its receipt): the fold only sees verdicts received by T.
+    public let receivedAt: Instant
+    /// For an open-case verdict: when the case must be decided — the verdict's own signed
+    /// `decisionDeadline`, else `decidedAt` + the class's `decisionDeadline` from the consented manifest.
+    public let decisionDeadline: Instant?
+    /// The consented manifest's `appellate`: an external forum (`onym:component:…`, not the issuing
+    /// authority) is the successor-of-record that keeps a ban alive after designation revocation.
+    public let externalAppellate: String?
+    /// The accused identities (for the new-holder fast path).
+    public let accusedKeys: [String]
+
+    public init(verdict: Verdict, receivedAt: Instant, manifest: AuthorityManifest?) {
+        ref = verdict.ref
+        caseId = verdict.caseId
+        authority = verdict.authority
+        deviceBinding = verdict.deviceBinding
+        disposition = verdict.disposition
+        decidedAt = verdict.decidedAt
+        executeAfter = verdict.executeAfter
+        banExpires = verdict.banExpires
+        self.receivedAt = receivedAt
+        accusedKeys = verdict.accusedKeys
+        if verdict.disposition == .openCase {
+            if let signed = verdict.decisionDeadline {
+                decisionDeadline = signed
+            } else if let terms = manifest?.violationClass(verdict.classId) {
+                decisionDeadline = verdict.decidedAt.adding(days: terms.decisionDeadlineDays)
+            } else {
+                decisionDeadline = nil
+            }
+        } else {
+            decisionDeadline = nil
+        }
+        if let appellate = manifest?.appellate, appellate.hasPrefix("onym:component:"), appellate != verdict.authority {
+            externalAppellate = appellate
+        } else {
+            externalAppellate = nil
+        }
+    }
+
+    /// Reference §4.3: "in force" = executeAfter present and ≤ T, and not expired.
+    public func isBanInForce(at time: Instant) -> Bool {
+        guard disposition == .ban, let executeAfter, executeAfter <= time else { return false }
+        return !isBanExpired(at: time)
+    }
+
+    /// "Expired" = banExpires present and ≤ T (absent: permanent).
+    public func isBanExpired(at time: Instant) -> Bool {
+        guard let banExpires else { return false }
+        return banExpires <= time
+    }
+}
+
+/// The two DeviceCheck bits (profile §4): bit0 case-open, bit1 banned.
+public struct DeviceBits: Equatable, Sendable, CustomStringConvertible {
+    public var caseOpen: Bool
+    public var banned: Bool
+
+    public init(caseOpen: Bool, banned: Bool) {
+        self.caseOpen = caseOpen
+        self.banned = banned
+    }
+
+    public static let clear = DeviceBits(caseOpen: false, banned: false)
+
+    /// `bit1 bit0` as the CLI writes them: `00`, `01` (case-open), `10` (banned), `11`.
+    public var description: String { "\(banned ? 1 : 0)\(caseOpen ? 1 : 0)" }
+
+    public init?(_ text: String) {
+        switch text {
+        case "00": self = .clear
+        case "01": self.init(caseOpen: true, banned: false)
+        case "10": self.init(caseOpen: false, banned: true)
+        case "11": self.init(caseOpen: true, banned: true)
+        default: return nil
+        }
+    }
+}

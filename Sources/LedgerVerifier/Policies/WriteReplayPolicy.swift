@@ -1,0 +1,28 @@
+import LedgerFormat
+import LedgerWriter
+
+/// Acceptance criterion 4, DESIGN §6.6: replaying the gate/reconciliation rules over the ledger
+/// explains every write — each entry's bits and `authorizedBy` are what ``DeviceFold`` gives for its
+/// binding at its `recordedAt`, from the verdicts received by then. A write the rules do not explain
+/// is an unauthorized write.
+public struct WriteReplayPolicy: LedgerPolicy {
+    public static let name = "WriteReplayPolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        var newFacts: [String: [VerdictFact]] = [:]
+        for file in step.files {
+            if let fact = ReplayState.fact(for: file) { newFacts[fact.deviceBinding, default: []].append(fact) }
+        }
+        var failures: [PolicyFailure] = []
+        for file in step.files {
+            guard let entry = file.entry else { continue }
+            let facts = (state.facts[entry.deviceBinding] ?? []) + (newFacts[entry.deviceBinding] ?? [])
+            if let reason = WriteReplay.unexplained(entry, facts: facts, revocations: state.revocations) {
+                failures.append(
+                    failure(
+                        step, path: file.path, record: "sequence \(entry.sequence)", "unauthorized write: \(reason)"))
+            }
+        }
+        return failures
+    }
+}

@@ -18,6 +18,8 @@ public struct Checkpoint: Sendable, Equatable {
     public var signaturesChecked: Int
     public var firstCommitTime: Int64?
     public var profilePlatform: String?
+    /// Each binding's last successfully written bits (`bit1 bit0`, e.g. "10").
+    public var lastWritten: [String: DeviceBits] = [:]
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -29,6 +31,8 @@ public struct Checkpoint: Sendable, Equatable {
         ])
         if let firstCommitTime { object.set("firstCommitTime", .integer(firstCommitTime)) }
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
+        object.set(
+            "lastWritten", .object(JSONObject(lastWritten.map { ($0.key, JSONValue.string($0.value.description)) })))
         return object
     }
 
@@ -70,5 +74,10 @@ public struct Checkpoint: Sendable, Equatable {
         signaturesChecked = Int(try reader.integer("signaturesChecked"))
         firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
         profilePlatform = try reader.optionalString("profilePlatform")
+        if let written = try reader.optionalObject("lastWritten") {
+            for member in written.object.members {
+                if case .string(let text) = member.value, let bits = DeviceBits(text) { lastWritten[member.key] = bits }
+            }
+        }
     }
 }

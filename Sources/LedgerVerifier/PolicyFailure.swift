@@ -87,8 +87,16 @@ public struct VerificationSummary: Sendable {
 }
 
 /// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
-public struct VerificationReport: Sendable {
+public struct VerificationReport {
     public let summary: VerificationSummary
     public let failures: [PolicyFailure]
+    /// The verified history, when there were no failures.
+    public let history: VerifiedHistory?
     public var isVerified: Bool { failures.isEmpty }
+
+    init(summary: VerificationSummary, failures: [PolicyFailure], history: VerifiedHistory? = nil) {
+        self.summary = summary
+        self.failures = failures
+        self.history = history
+    }
 }

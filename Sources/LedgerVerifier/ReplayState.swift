@@ -19,6 +19,8 @@ public struct ReplayState: Sendable {
     /// Every received verdict so far, by device binding: the evaluator's state for the replay.
     public var facts: [String: [VerdictFact]] = [:]
     public var revocations: [DesignationRevocation.Effect] = []
+    /// The bits of each binding's last successful write (what Apple holds, as far as the log knows).
+    public var lastWritten: [String: DeviceBits] = [:]
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -72,6 +74,9 @@ public struct ReplayState: Sendable {
         where entry.sequence == logSize + 1 && entry.previousHash == logHead {
             logSize = entry.sequence
             logHead = entry.entryHash
+            if entry.succeeded {
+                lastWritten[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+            }
         }
     }
 }

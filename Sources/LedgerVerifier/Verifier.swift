@@ -123,14 +123,16 @@ public enum Verifier {
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
         if failures.isEmpty && options.saveCheckpoint {
-            let checkpoint = Checkpoint(
+            var checkpoint = Checkpoint(
                 tip: tip, trust: trustFingerprints(trustRoot), commits: summary.commits, logSize: state.logSize,
                 logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
                 signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
                 profilePlatform: state.profilePlatform)
+            checkpoint.lastWritten = state.lastWritten
             saveCheckpoint(checkpoint, at: checkpointPath)
         }
-        return VerificationReport(summary: summary, failures: failures)
+        let history = failures.isEmpty ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
+        return VerificationReport(summary: summary, failures: failures, history: history)
     }
 
     // MARK: - Summary
@@ -175,6 +177,7 @@ public enum Verifier {
             state.commitsSeen = checkpoint.commits
             state.bindings = Set(checkpoint.bindings)
             state.profilePlatform = checkpoint.profilePlatform
+            state.lastWritten = checkpoint.lastWritten
             summary.commits = checkpoint.commits
             summary.recordsByKind = checkpoint.recordsByKind
             summary.signaturesChecked = checkpoint.signaturesChecked
@@ -184,6 +187,7 @@ public enum Verifier {
             state.commitsSeen = history.count
             summary.commits = history.count
             state.bindings = try mandatedBindings(at: commit, repository: repository)
+            state.lastWritten = try lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
             if let profile = state.descriptor?.profile,
                 let bytes = try repository.blob(at: LedgerLayout.recordPath(.profile, profile), inCommit: commit)
             {
@@ -230,6 +234,24 @@ public enum Verifier {
             }
         }
         return facts
+    }
+
+    /// Each binding's last successful write, read from the log (resuming without a checkpoint).
+    private static func lastWrittenBits(upTo size: Int64, at commit: ObjectID, repository: Repository) throws
+        -> [String: DeviceBits]
+    {
+        var bits: [String: DeviceBits] = [:]
+        guard size > 0 else { return [:] }
+        for sequence in 1...size {
+            guard let bytes = try repository.blob(at: LedgerLayout.logEntryPath(sequence), inCommit: commit) else {
+                continue
+            }
+            let entry = try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+            if entry.succeeded {
+                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+            }
+        }
+        return bits
     }
 
     private static func mandatedBindings(at commit: ObjectID, repository: Repository) throws -> Set<String> {

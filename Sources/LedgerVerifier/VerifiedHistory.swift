@@ -1,0 +1,103 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// A ledger that passed verification, as of its verified tip: what the gate and reconciliation code
+/// accept (STYLE.md guideline 6 — there is no public way to make one without verifying).
+public final class VerifiedHistory {
+    public let tip: ObjectID
+    public let descriptor: LedgerDescriptor?
+    /// Received verdicts by device binding.
+    public let facts: [String: [VerdictFact]]
+    public let lastWritten: [String: DeviceBits]
+    public let bindings: Set<String>
+    public let revocations: [DesignationRevocation.Effect]
+    private let repository: Repository
+    private var verdicts: [ContentAddress: Verdict] = [:]
+    private var mandateCache: [ContentAddress: Mandate] = [:]
+    private var manifests: [ContentAddress: AuthorityManifest] = [:]
+    private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
+
+    init(repository: Repository, tip: ObjectID, state: ReplayState) {
+        self.repository = repository
+        self.tip = tip
+        descriptor = state.descriptor
+        facts = state.facts
+        lastWritten = state.lastWritten
+        bindings = state.bindings
+        revocations = state.revocations
+    }
+
+    // MARK: - Lookups at the verified tip
+
+    private func record<T>(_ path: String, _ decode: ([UInt8]) throws -> T) -> T? {
+        guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes) else {
+            return nil
+        }
+        return try? decode(bytes)
+    }
+
+    public func verdict(_ ref: ContentAddress) -> Verdict? {
+        if let cached = verdicts[ref] { return cached }
+        let found = record(LedgerLayout.recordPath(.verdict, ref)) { try Verdict(json: try CanonicalJSON.parse($0)) }
+        verdicts[ref] = found
+        return found
+    }
+
+    public func mandate(_ ref: ContentAddress) -> Mandate? {
+        if let cached = mandateCache[ref] { return cached }
+        let found = record(LedgerLayout.recordPath(.mandate, ref)) { try Mandate(json: try CanonicalJSON.parse($0)) }
+        mandateCache[ref] = found
+        return found
+    }
+
+    public func manifest(_ hash: ContentAddress) -> AuthorityManifest? {
+        if let cached = manifests[hash] { return cached }
+        let found = record(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
+        manifests[hash] = found
+        return found
+    }
+
+    public var lookup: GateEvaluator.Lookup {
+        GateEvaluator.Lookup(
+            verdict: { [unowned self] in self.verdict($0) }, mandate: { [unowned self] in self.mandate($0) },
+            manifest: { [unowned self] in self.manifest($0) })
+    }
+
+    /// Every mandate at the tip, indexed by user key and by device binding (read once, on first use).
+    private func index() -> (byUser: [String: [Mandate]], byBinding: [String: [Mandate]]) {
+        if let mandateIndex { return mandateIndex }
+        var byUser: [String: [Mandate]] = [:]
+        var byBinding: [String: [Mandate]] = [:]
+        if let root = try? repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: tip) {
+            for first in (try? repository.treeEntries(root.id)) ?? [] where first.kind == .tree {
+                for second in (try? repository.treeEntries(first.id)) ?? [] where second.kind == .tree {
+                    for leaf in (try? repository.treeEntries(second.id)) ?? [] where leaf.kind == .blob {
+                        guard let bytes = try? repository.readBlob(leaf.id, limit: Limits.maxRecordBytes),
+                            let mandate = try? Mandate(json: try CanonicalJSON.parse(bytes))
+                        else { continue }
+                        byUser[mandate.userKey, default: []].append(mandate)
+                        byBinding[mandate.deviceBinding, default: []].append(mandate)
+                    }
+                }
+            }
+        }
+        mandateIndex = (byUser, byBinding)
+        return (byUser, byBinding)
+    }
+
+    public func mandates(ofUser user: String) -> [Mandate] { index().byUser[user] ?? [] }
+    public func mandates(onBinding binding: String) -> [Mandate] { index().byBinding[binding] ?? [] }
+
+    /// The gate's input for a binding (or the binding an identity's newest mandate names).
+    public func gateInput(binding: String, user: String?, appleBits: DeviceBits?, at time: Instant)
+        -> GateEvaluator.Input
+    {
+        var input = GateEvaluator.Input(
+            binding: binding, facts: facts[binding] ?? [], appleBits: appleBits ?? lastWritten[binding] ?? .clear,
+            at: time)
+        input.revocations = revocations
+        input.user = user
+        if let user { input.userMandates = mandates(ofUser: user).filter { $0.deviceBinding == binding } }
+        return input
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerWriter
+
+@Suite("CLI: gate and reconcile over a verified ledger")
+struct GateReconcileCLITests {
+    func run(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        CLI.run(arguments + ["--trust", TamperCorpusTests.trust])
+    }
+
+    @Test func gateAnswersBannedCaseOpenAndClear() {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let banned = run([
+            "gate", ledger, "--binding", FixtureLedger.bindings[1], "--at", "2026-08-20T00:00:00Z", "--json",
+        ])
+        #expect(banned.status == 0, "\(banned.stderr)")
+        #expect(banned.stdout.contains(#"{"banned":{"_0":{"appealUrl":"https://authority.example/appeal""#))
+        #expect(banned.stdout.contains(#""intended":"10""#))
+        let open = run(["gate", ledger, "--binding", FixtureLedger.bindings[0], "--at", "2026-08-12T00:00:00Z"])
+        #expect(open.stdout.hasPrefix(#"{"caseOpen":{"_0":[{"accused":"#))
+        #expect(open.stdout.contains("Case open: case-open"))
+        let clear = run(["gate", ledger, "--binding", FixtureLedger.bindings[2], "--at", "2026-08-12T00:00:00Z"])
+        #expect(clear.stdout.hasPrefix(#"{"clear":{}}"#))
+        // The case defaults at its decision deadline: clear, and a pending write is announced.
+        let defaulted = run([
+            "gate", ledger, "--user", FixtureLedger.users[0].publicKey.onymKey, "--at", "2026-08-18T00:00:00Z",
+        ])
+        #expect(defaulted.stdout.hasPrefix(#"{"clear":{}}"#))
+        #expect(defaulted.stdout.contains("blown decision deadline"))
+        #expect(defaulted.stdout.contains("write bits 00 now, authorized by decision-deadline-default"))
+        // An identity without a mandate routes to the consent gate.
+        let stranger = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x44))!.publicKey.onymKey
+        let unknown = run(["gate", ledger, "--user", stranger, "--at", "2026-08-12T00:00:00Z"])
+        #expect(unknown.stdout.hasPrefix(#"{"checkRequired":{"_0":"enrollmentLost"}}"#))
+    }
+
+    @Test func clientDerivationOffline() {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let binding = FixtureLedger.bindings[1]
+        let never = run(["gate", ledger, "--client", "--offline", "--binding", binding, "--at", "2026-08-20T00:00:00Z"])
+        #expect(never.stdout.hasPrefix(#"{"checkRequired":{"_0":"neverChecked"}}"#))
+        let grace = run([
+            "gate", ledger, "--client", "--offline", "--binding", binding, "--at", "2026-08-20T00:00:00Z",
+            "--last-success", "2026-08-18T00:00:00Z",
+        ])
+        #expect(grace.stdout.hasPrefix(#"{"banned":"#))
+        let expired = run([
+            "gate", ledger, "--client", "--offline", "--binding", binding, "--at", "2026-08-25T00:00:00Z",
+            "--last-success", "2026-08-18T00:00:00Z",
+        ])
+        #expect(expired.stdout.hasPrefix(#"{"checkRequired":{"_0":"offlineGraceExpired"}}"#))
+        let rollback = run([
+            "gate", ledger, "--client", "--offline", "--binding", binding, "--at", "2026-08-17T00:00:00Z",
+            "--last-success", "2026-08-18T00:00:00Z",
+        ])
+        #expect(rollback.stdout.hasPrefix(#"{"checkRequired":{"_0":"clockRollback"}}"#))
+    }
+
+    @Test func reconcileFindsTheOverdueClearAndTheDeadlineDefault() throws {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let result = run(["reconcile", ledger, "--at", "2027-09-01T00:00:00Z", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["bindings"] as? Int == 3)
+        #expect(report["pendingWrites"] as? Int == 2)
+        #expect(report["overdueClears"] as? Int == 1)
+        let rows = try #require(report["rows"] as? [[String: Any]])
+        let byBinding = Dictionary(uniqueKeysWithValues: rows.map { ($0["binding"] as! String, $0) })
+        #expect(byBinding[FixtureLedger.bindings[0]]?["authorizedBy"] as? String == "decision-deadline-default")
+        #expect(byBinding[FixtureLedger.bindings[1]]?["authorizedBy"] as? String == "expiry")
+        #expect(byBinding[FixtureLedger.bindings[1]]?["overdueClear"] as? Bool == true)
+        #expect(byBinding[FixtureLedger.bindings[2]]?["write"] is NSNull)
+        let human = run(["reconcile", ledger, "--at", "2027-09-01T00:00:00Z"])
+        #expect(human.stdout.contains("3 bindings, 2 pending writes, 1 overdue clears"))
+        #expect(human.stdout.contains("(overdue clear)"))
+    }
+
+    @Test func gateRefusesALedgerThatDoesNotVerify() throws {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+        surgeon.append([], signing: Surgeon.Signing.none)
+        let result = run(["gate", ledger, "--binding", FixtureLedger.bindings[1], "--at", "2026-08-20T00:00:00Z"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not verify"))
+    }
+
+    @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show"])
+    func everyVerbHasHelp(_ verb: String) {
+        let result = CLI.run([verb, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: onym-ledger \(verb)"))
+    }
+}

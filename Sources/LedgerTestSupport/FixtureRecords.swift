@@ -84,3 +84,51 @@ public enum FixtureRecords {
         .object(JSONObject([("case-open", .bool(caseOpen)), ("banned", .bool(banned))]))
     }
 }
+
+extension FixtureRecords {
+    /// Signs `unsigned` with `key` over its canonical bytes without `signature`.
+    public static func signed(_ unsigned: JSONObject, with key: Ed25519.PrivateKey) -> JSONObject {
+        var object = unsigned
+        object.remove("signature")
+        object.set("signature", .string(Base64.encode(key.signature(for: CanonicalJSON.encode(object)))))
+        return object
+    }
+
+    /// The interface's signed attempt to reach `authority`.
+    public static func statusAttempt(
+        interface: FixtureInterface, authority: String, attemptedAt: String, answeredAt: String? = nil
+    ) -> JSONObject {
+        var object = JSONObject([
+            ("attemptVersion", .integer(1)), ("interface", .string(interface.componentId)),
+            ("authority", .string(authority)), ("attemptedAt", .string(attemptedAt)),
+            ("answered", .bool(answeredAt != nil)),
+        ])
+        if let answeredAt { object.set("answeredAt", .string(answeredAt)) }
+        return signed(object, with: interface.countersigningKey(for: authority))
+    }
+
+    /// An authority's signed report of its own compromise.
+    public static func compromiseReport(authority: FixtureAuthority, compromisedAt: String, reportedAt: String)
+        -> JSONObject
+    {
+        signed(
+            JSONObject([
+                ("compromiseReportVersion", .integer(1)), ("authority", .string(authority.componentId)),
+                ("manifestHash", .string(authority.manifestHash.hex)), ("compromisedAt", .string(compromisedAt)),
+                ("reportedAt", .string(reportedAt)),
+            ]), with: authority.operatorKey)
+    }
+
+    /// The interface's signed revocation determination.
+    public static func revocation(
+        interface: FixtureInterface, authority: String, trigger: String, effectiveAt: String, determinedAt: String,
+        evidence: [ContentAddress]
+    ) -> JSONObject {
+        signed(
+            JSONObject([
+                ("revocationVersion", .integer(1)), ("interface", .string(interface.componentId)),
+                ("authority", .string(authority)), ("trigger", .string(trigger)), ("effectiveAt", .string(effectiveAt)),
+                ("determinedAt", .string(determinedAt)), ("evidence", .array(evidence.map { .string($0.hex) })),
+            ]), with: interface.countersigningKey(for: authority))
+    }
+}

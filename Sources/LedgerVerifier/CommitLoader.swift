@@ -150,6 +150,9 @@ struct CommitLoader {
             case .record(.verdict, _): return .verdict(try Verdict(json: object))
             case .record(.receipt, _): return .receipt(try VerdictReceipt(json: object))
             case .logEntry: return .entry(try WriteLogEntry(json: object))
+            case .record(.statusAttempt, _): return .statusAttempt(try StatusAttempt(json: object))
+            case .record(.compromiseReport, _): return .compromiseReport(try CompromiseReport(json: object))
+            case .record(.revocation, _): return .revocation(try RevocationDetermination(json: object))
             default: preconditionFailure("handled above")
             }
         }
@@ -218,6 +221,25 @@ struct CommitLoader {
                 }
             } else if case .manifestSignature(let hash) = files[index].meaning {
                 files[index].checks.manifest = try manifest(hash)
+            } else if let report = files[index].compromiseReport {
+                files[index].checks.manifest = try manifest(report.manifestHash)
+            } else if let revocation = files[index].revocation {
+                for ref in revocation.evidence {
+                    var report = files.lazy.compactMap(\.compromiseReport).first { $0.ref == ref }
+                    if report == nil {
+                        report = try earlier(LedgerLayout.recordPath(.compromiseReport, ref)) {
+                            try CompromiseReport(json: try CanonicalJSON.parse($0))
+                        }
+                    }
+                    if let report { files[index].checks.citedReports[ref] = report }
+                    var attempt = files.lazy.compactMap(\.statusAttempt).first { $0.ref == ref }
+                    if attempt == nil {
+                        attempt = try earlier(LedgerLayout.recordPath(.statusAttempt, ref)) {
+                            try StatusAttempt(json: try CanonicalJSON.parse($0))
+                        }
+                    }
+                    if let attempt { files[index].checks.citedAttempts[ref] = attempt }
+                }
             }
         }
     }
@@ -236,6 +258,19 @@ struct CommitLoader {
             case .success(.verdict(let verdict)):
                 if let manifest = file.checks.manifest {
                     file.checks.operatorSignature = verdict.signatureStatus(operatorKey: manifest.operatorKey)
+                    file.checks.signaturesChecked = 1
+                }
+            case .success(.statusAttempt(let attempt)):
+                file.checks.recordSignature = attempt.signatureStatus(
+                    keys: descriptor?.countersigningKeys(for: attempt.authority) ?? [])
+                file.checks.signaturesChecked = 1
+            case .success(.revocation(let revocation)):
+                file.checks.recordSignature = revocation.signatureStatus(
+                    keys: descriptor?.countersigningKeys(for: revocation.authority) ?? [])
+                file.checks.signaturesChecked = 1
+            case .success(.compromiseReport(let report)):
+                if let manifest = file.checks.manifest {
+                    file.checks.recordSignature = report.signatureStatus(keys: [manifest.operatorKey])
                     file.checks.signaturesChecked = 1
                 }
             case .success(.manifestSignature(let bytes)):

@@ -67,6 +67,9 @@ public enum FileContent: Sendable {
     case verdict(Verdict)
     case receipt(VerdictReceipt)
     case entry(WriteLogEntry)
+    case statusAttempt(StatusAttempt)
+    case compromiseReport(CompromiseReport)
+    case revocation(RevocationDetermination)
 
     /// The content address this content has, to compare with the file's name (nil: not addressed).
     public var address: ContentAddress? {
@@ -76,6 +79,9 @@ public enum FileContent: Sendable {
         case .mandate(let mandate): mandate.ref
         case .verdict(let verdict): verdict.ref
         case .receipt(let receipt): receipt.verdictRef
+        case .statusAttempt(let record): record.ref
+        case .compromiseReport(let record): record.ref
+        case .revocation(let record): record.ref
         default: nil
         }
     }
@@ -94,6 +100,11 @@ public struct RecordChecks: Sendable {
     public var verdict: Verdict?
     public var receipt: VerdictReceipt?
     public var signaturesChecked = 0
+    /// For a revocation: the cited trigger records that resolve (this commit or earlier).
+    public var citedReports: [ContentAddress: CompromiseReport] = [:]
+    public var citedAttempts: [ContentAddress: StatusAttempt] = [:]
+    /// For a status attempt, compromise report or revocation: its signature's status.
+    public var recordSignature: SignatureStatus?
 }
 
 extension LoadedFile {
@@ -102,4 +113,13 @@ extension LoadedFile {
     public var receipt: VerdictReceipt? { if case .success(.receipt(let value)) = content { value } else { nil } }
     public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
     public var manifest: AuthorityManifest? { if case .success(.manifest(let value)) = content { value } else { nil } }
+    public var statusAttempt: StatusAttempt? {
+        if case .success(.statusAttempt(let value)) = content { value } else { nil }
+    }
+    public var compromiseReport: CompromiseReport? {
+        if case .success(.compromiseReport(let value)) = content { value } else { nil }
+    }
+    public var revocation: RevocationDetermination? {
+        if case .success(.revocation(let value)) = content { value } else { nil }
+    }
 }

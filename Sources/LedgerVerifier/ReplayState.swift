@@ -21,6 +21,9 @@ public struct ReplayState: Sendable {
     public var revocations: [DesignationRevocation.Effect] = []
     /// The bits of each binding's last successful write (what Apple holds, as far as the log knows).
     public var lastWritten: [String: DeviceBits] = [:]
+    /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
+    public var statusAttempts: [StatusAttempt] = []
+    public var manifests: [AuthorityManifest] = []
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -61,6 +64,12 @@ public struct ReplayState: Sendable {
                 signers = value
             case .success(.mandate(let mandate)):
                 bindings.insert(mandate.deviceBinding)
+            case .success(.manifest(let manifest)):
+                manifests.append(manifest)
+            case .success(.statusAttempt(let attempt)):
+                statusAttempts.append(attempt)
+            case .success(.revocation(let revocation)):
+                revocations.append(revocation.effect)
             case .success(.receipt):
                 if let fact = Self.fact(for: file) { facts[fact.deviceBinding, default: []].append(fact) }
             case .success(.profile(let profile)):

@@ -196,6 +196,32 @@ public enum Verifier {
         }
         summary.lastCommitTime = info.time
         state.facts = try receivedVerdicts(at: commit, repository: repository)
+        state.manifests = try records(.manifest, at: commit, repository: repository).map {
+            try AuthorityManifest(rawBytes: $0)
+        }
+        state.statusAttempts = try records(.statusAttempt, at: commit, repository: repository).map {
+            try StatusAttempt(json: try CanonicalJSON.parse($0))
+        }
+        state.revocations = try records(.revocation, at: commit, repository: repository).map {
+            try RevocationDetermination(json: try CanonicalJSON.parse($0)).effect
+        }
+    }
+
+    /// Every `.json` record of one stored kind in the tree at `commit`.
+    private static func records(_ kind: LedgerLayout.StoredKind, at commit: ObjectID, repository: Repository) throws
+        -> [[UInt8]]
+    {
+        guard let root = try repository.entry(at: kind.rawValue, inCommit: commit) else { return [] }
+        var found: [[UInt8]] = []
+        for first in try repository.treeEntries(root.id) where first.kind == .tree {
+            for second in try repository.treeEntries(first.id) where second.kind == .tree {
+                for leaf in try repository.treeEntries(second.id)
+                where leaf.kind == .blob && leaf.name.hasSuffix(".json") {
+                    found.append(try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes))
+                }
+            }
+        }
+        return found
     }
 
     /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the

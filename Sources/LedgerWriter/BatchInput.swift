@@ -13,6 +13,9 @@ public struct BatchItem: Sendable {
         case chainedEntries([WriteLogEntry])
         /// Writes without chain fields, in order; the writer computes sequence and chain.
         case writeRequests([WriteRequest])
+        case statusAttempt(StatusAttempt)
+        case compromiseReport(CompromiseReport)
+        case revocation(RevocationDetermination)
     }
 
     public let source: String
@@ -29,6 +32,9 @@ public enum BatchImporter {
         case auditExport = "audit-export"
         case writeLogEntry = "write-log-entry"
         case writeRequests = "write-requests"
+        case statusAttempt = "status-attempt"
+        case compromiseReport = "compromise-report"
+        case revocation
     }
 
     /// - Parameters:
@@ -62,6 +68,9 @@ public enum BatchImporter {
             case .verdictSubmission: resolved = .verdictSubmission
             case .receipt: resolved = .receipt
             case .writeLogEntry: resolved = .writeLogEntry
+            case .statusAttempt: resolved = .statusAttempt
+            case .compromiseReport: resolved = .compromiseReport
+            case .revocation: resolved = .revocation
             case .caseNotice, .banState, .gateResult:
                 throw AppendError(
                     source: source, rule: "batch.kind",
@@ -85,6 +94,9 @@ public enum BatchImporter {
             case .auditExport: return item(source, .chainedEntries(try AuditExport(json: object).entries))
             case .writeLogEntry: return item(source, .chainedEntries([try WriteLogEntry(json: object)]))
             case .writeRequests: return item(source, .writeRequests([try WriteRequest(json: object)]))
+            case .statusAttempt: return item(source, .statusAttempt(try StatusAttempt(json: object)))
+            case .compromiseReport: return item(source, .compromiseReport(try CompromiseReport(json: object)))
+            case .revocation: return item(source, .revocation(try RevocationDetermination(json: object)))
             }
         } catch {
             throw AppendError(source: source, error)

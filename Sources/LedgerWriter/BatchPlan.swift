@@ -9,10 +9,12 @@ public struct BatchPlan: Sendable {
         public var verdicts = 0
         public var receipts = 0
         public var entries = 0
+        /// Status attempts, compromise reports and revocation determinations.
+        public var revocationRecords = 0
         /// Records that were already in the ledger (re-appends are no-ops).
         public var alreadyPresent = 0
 
-        public var total: Int { profiles + manifests + mandates + verdicts + receipts + entries }
+        public var total: Int { profiles + manifests + mandates + verdicts + receipts + entries + revocationRecords }
     }
 
     public internal(set) var files: [(path: String, bytes: [UInt8])] = []
@@ -33,6 +35,7 @@ public struct BatchPlan: Sendable {
         add(counts.verdicts, "verdict", "verdicts")
         add(counts.receipts, "receipt", "receipts")
         add(counts.entries, "write-log entry", "write-log entries")
+        add(counts.revocationRecords, "revocation record", "revocation records")
         return "append: \(parts.joined(separator: ", "))\n\n\(trailers.text)"
     }
 }

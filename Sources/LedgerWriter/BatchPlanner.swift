@@ -67,6 +67,18 @@ struct BatchPlanner {
         for item in items {
             if case .receipt(let receipt) = item.content { try planner.addReceipt(receipt, source: item.source) }
         }
+        for item in items {
+            switch item.content {
+            case .statusAttempt(let attempt): try planner.addStatusAttempt(attempt, source: item.source)
+            case .compromiseReport(let report): try planner.addCompromiseReport(report, source: item.source)
+            default: break
+            }
+        }
+        for item in items {
+            if case .revocation(let revocation) = item.content {
+                try planner.addRevocation(revocation, source: item.source)
+            }
+        }
         let requests = items.flatMap { item -> [WriteRequest] in
             if case .writeRequests(let requests) = item.content { return requests }
             return []
@@ -270,6 +282,94 @@ struct BatchPlanner {
                 reason: "at receivedAt the verdict fails \(rejection)")
         }
         if try addFile(path, bytes) { plan.counts.receipts += 1 }
+    }
+
+    // MARK: - Designation revocation
+
+    private var batchAttempts: [ContentAddress: StatusAttempt] = [:]
+    private var batchReports: [ContentAddress: CompromiseReport] = [:]
+
+    private mutating func addStatusAttempt(_ attempt: StatusAttempt, source: String) throws(AppendError) {
+        let record = attempt.ref.hex
+        guard attempt.interface == state.descriptor.interface else {
+            throw AppendError(
+                source: source, record: record, rule: "statusAttempt.interface",
+                reason: "the attempt is \(attempt.interface)'s, this ledger is \(state.descriptor.interface)'s")
+        }
+        guard attempt.signatureStatus(keys: state.descriptor.countersigningKeys(for: attempt.authority)) == .valid
+        else {
+            throw AppendError(
+                source: source, record: record, rule: "statusAttempt.signature",
+                reason: "the signature verifies under no interface key the descriptor lists for \(attempt.authority)")
+        }
+        guard attempt.attemptedAt <= at else {
+            throw AppendError(
+                source: source, record: record, rule: "statusAttempt.attemptedAt",
+                reason: "attemptedAt \(attempt.attemptedAt) is after the batch time \(at)")
+        }
+        batchAttempts[attempt.ref] = attempt
+        if try addFile(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json)) {
+            plan.counts.revocationRecords += 1
+        }
+    }
+
+    private mutating func addCompromiseReport(_ report: CompromiseReport, source: String) throws(AppendError) {
+        let record = report.ref.hex
+        guard let manifest = try manifest(report.manifestHash), manifest.componentId == report.authority else {
+            throw AppendError(
+                source: source, record: record, rule: "compromiseReport.manifest",
+                reason: "the ledger holds no manifest \(report.manifestHash) of \(report.authority)")
+        }
+        guard report.signatureStatus(keys: [manifest.operatorKey]) == .valid else {
+            throw AppendError(
+                source: source, record: record, rule: "compromiseReport.signature",
+                reason: "the report is not signed by the manifest's operator key")
+        }
+        guard report.reportedAt <= at else {
+            throw AppendError(
+                source: source, record: record, rule: "compromiseReport.reportedAt",
+                reason: "reportedAt \(report.reportedAt) is after the batch time \(at)")
+        }
+        batchReports[report.ref] = report
+        if try addFile(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json)) {
+            plan.counts.revocationRecords += 1
+        }
+    }
+
+    private mutating func addRevocation(_ revocation: RevocationDetermination, source: String) throws(AppendError) {
+        let record = revocation.ref.hex
+        guard revocation.interface == state.descriptor.interface,
+            revocation.signatureStatus(keys: state.descriptor.countersigningKeys(for: revocation.authority)) == .valid
+        else {
+            throw AppendError(
+                source: source, record: record, rule: "revocation.signature",
+                reason: "not signed by this ledger's interface key for \(revocation.authority)")
+        }
+        guard revocation.determinedAt <= at else {
+            throw AppendError(
+                source: source, record: record, rule: "revocation.determinedAt",
+                reason: "determinedAt \(revocation.determinedAt) is after the batch time \(at)")
+        }
+        func decodeAll<T>(_ kind: LedgerLayout.StoredKind, _ decode: (JSONObject) throws -> T) throws(AppendError)
+            -> [T]
+        {
+            try state.allRecords(kind).compactMap { bytes in try? decode(try CanonicalJSON.parse(bytes)) }
+        }
+        let attempts = try decodeAll(.statusAttempt) { try StatusAttempt(json: $0) } + Array(batchAttempts.values)
+        let reports = try decodeAll(.compromiseReport) { try CompromiseReport(json: $0) } + Array(batchReports.values)
+        let manifests =
+            try state.allRecords(.manifest).compactMap { try? AuthorityManifest(rawBytes: $0) }
+            + Array(batchManifests.values)
+        if let reason = DesignationRevocation.unjustified(
+            revocation, reports: Dictionary(reports.map { ($0.ref, $0) }, uniquingKeysWith: { a, _ in a }),
+            attempts: Dictionary(attempts.map { ($0.ref, $0) }, uniquingKeysWith: { a, _ in a }), allAttempts: attempts,
+            manifests: manifests)
+        {
+            throw AppendError(source: source, record: record, rule: "revocation.unjustified", reason: reason)
+        }
+        if try addFile(LedgerLayout.recordPath(.revocation, revocation.ref), CanonicalJSON.encode(revocation.json)) {
+            plan.counts.revocationRecords += 1
+        }
     }
 
     // MARK: - Write log

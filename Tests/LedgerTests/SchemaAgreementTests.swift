@@ -89,6 +89,27 @@ struct SchemaAgreementTests {
         add("gate-banned", .gateResult, GateResult.banned(banState).json)
         add("gate-check-required", .gateResult, GateResult.checkRequired(.reidentificationRequired).json)
 
+        let attempt = FixtureRecords.statusAttempt(
+            interface: FixtureInterface(), authority: authority.componentId, attemptedAt: "2026-09-01T00:00:00Z")
+        let answered = FixtureRecords.statusAttempt(
+            interface: FixtureInterface(), authority: authority.componentId, attemptedAt: "2026-09-01T00:00:00Z",
+            answeredAt: "2026-09-01T00:01:00Z")
+        let report = FixtureRecords.compromiseReport(
+            authority: authority, compromisedAt: "2026-09-01T00:00:00Z", reportedAt: "2026-09-02T00:00:00Z")
+        let revocation = FixtureRecords.revocation(
+            interface: FixtureInterface(), authority: authority.componentId, trigger: "authority-compromise",
+            effectiveAt: "2026-09-01T00:00:00Z", determinedAt: "2026-09-02T00:00:00Z",
+            evidence: [try! CompromiseReport(json: report).ref])
+        add("status-attempt", .statusAttempt, attempt)
+        add("status-attempt-answered", .statusAttempt, answered)
+        add("compromise-report", .compromiseReport, report)
+        add("revocation", .revocation, revocation)
+        mutate("attempt-answered-without-time", .statusAttempt, attempt) { $0.set("answered", .bool(true)) }
+        mutate("attempt-unknown-field", .statusAttempt, attempt) { $0.set("note", .string("x")) }
+        mutate("report-without-manifest", .compromiseReport, report) { $0.remove("manifestHash") }
+        mutate("revocation-unknown-trigger", .revocation, revocation) { $0.set("trigger", .string("boredom")) }
+        mutate("revocation-no-evidence", .revocation, revocation) { $0.set("evidence", .array([])) }
+
         // One broken rule each.
         let manifestJSON = authority.manifest().json
         func manifestMutation(_ name: String, _ edit: (inout JSONObject) -> Void) {

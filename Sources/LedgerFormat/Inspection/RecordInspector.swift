@@ -54,7 +54,10 @@ public enum RecordInspector {
             throw LedgerFormatError(.unknownKind, "no record kind matches this object's fields (name one with --kind)")
         }
         let canonical = CanonicalJSON.encode(object) == bytes
-        let mustBeCanonical = [.profile, .mandate, .verdict, .receipt, .writeLogEntry].contains(kind)
+        let mustBeCanonical = [
+            .profile, .mandate, .verdict, .receipt, .writeLogEntry, .statusAttempt, .compromiseReport,
+            .revocation,
+        ].contains(kind)
         var findings: [InspectionReport.Finding] = []
         var signatures: [InspectionReport.SignatureCheck] = []
         var summary: [(String, String)] = []
@@ -180,6 +183,22 @@ public enum RecordInspector {
             ]
         case .profile(let profile):
             summary += [("profileId", profile.profileId), ("platform", profile.platform)]
+        case .statusAttempt(let attempt):
+            summary += [
+                ("authority", attempt.authority), ("attemptedAt", attempt.attemptedAt.rfc3339),
+                ("answered", attempt.answered ? "yes" : "no"),
+            ]
+            signatures.append(.init(role: "interface", key: nil, status: attempt.signatureStatus(keys: options.keys)))
+        case .compromiseReport(let report):
+            summary += [("authority", report.authority), ("compromisedAt", report.compromisedAt.rfc3339)]
+            signatures.append(.init(role: "operator", key: nil, status: report.signatureStatus(keys: options.keys)))
+        case .revocation(let revocation):
+            summary += [
+                ("authority", revocation.authority), ("trigger", revocation.trigger.rawValue),
+                ("effectiveAt", revocation.effectiveAt.rfc3339),
+            ]
+            signatures.append(
+                .init(role: "interface", key: nil, status: revocation.signatureStatus(keys: options.keys)))
         case .caseNotice, .banState, .gateResult:
             break
         }

@@ -16,9 +16,15 @@ public enum LedgerLayout {
         case mandate = "mandates"
         case verdict = "verdicts"
         case receipt = "receipts"
+        case statusAttempt = "status-attempts"
+        case compromiseReport = "compromise-reports"
+        case revocation = "revocations"
 
         public var recordKind: RecordKind {
             switch self {
+            case .statusAttempt: .statusAttempt
+            case .compromiseReport: .compromiseReport
+            case .revocation: .revocation
             case .profile: .profile
             case .manifest: .manifest
             case .mandate: .mandate

@@ -10,6 +10,9 @@ public enum DecodedRecord: Sendable {
     case caseNotice(CaseNotice)
     case banState(BanState)
     case gateResult(GateResult)
+    case statusAttempt(StatusAttempt)
+    case compromiseReport(CompromiseReport)
+    case revocation(RevocationDetermination)
 
     public var kind: RecordKind {
         switch self {
@@ -23,6 +26,9 @@ public enum DecodedRecord: Sendable {
         case .caseNotice: .caseNotice
         case .banState: .banState
         case .gateResult: .gateResult
+        case .statusAttempt: .statusAttempt
+        case .compromiseReport: .compromiseReport
+        case .revocation: .revocation
         }
     }
 
@@ -46,6 +52,9 @@ public enum DecodedRecord: Sendable {
         case .caseNotice: return .caseNotice(try CaseNotice(json: object))
         case .banState: return .banState(try BanState(json: object))
         case .gateResult: return .gateResult(try GateResult(json: object))
+        case .statusAttempt: return .statusAttempt(try StatusAttempt(json: object))
+        case .compromiseReport: return .compromiseReport(try CompromiseReport(json: object))
+        case .revocation: return .revocation(try RevocationDetermination(json: object))
         }
     }
 }

@@ -10,6 +10,9 @@ public enum RecordKind: String, Sendable, CaseIterable {
     case caseNotice = "case-notice"
     case banState = "ban-state"
     case gateResult = "gate-result"
+    case statusAttempt = "status-attempt"
+    case compromiseReport = "compromise-report"
+    case revocation
 
     /// Recognizes a record by its distinguishing fields; nil when no kind matches.
     ///
@@ -20,6 +23,9 @@ public enum RecordKind: String, Sendable, CaseIterable {
     public static func recognize(_ object: JSONObject) -> RecordKind? {
         func has(_ key: String) -> Bool { object[key] != nil }
         if has("profileVersion") { return .profile }
+        if has("attemptVersion") { return .statusAttempt }
+        if has("compromiseReportVersion") { return .compromiseReport }
+        if has("revocationVersion") { return .revocation }
         if has("violationClasses") { return .manifest }
         if has("mandateVersion") { return .mandate }
         if has("verdictVersion") { return .verdict }
@@ -40,7 +46,7 @@ public enum RecordKind: String, Sendable, CaseIterable {
     public var signatureKey: String? {
         switch self {
         case .mandate: Mandate.signatureKey
-        case .verdict, .profile: "signature"
+        case .verdict, .profile, .statusAttempt, .compromiseReport, .revocation: "signature"
         default: nil
         }
     }

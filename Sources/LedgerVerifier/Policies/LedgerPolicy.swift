@@ -40,6 +40,7 @@ public enum StandardLedgerPolicy {
         LogTrailerPolicy(),
         MandateScopePolicy(),
         AccountScopePolicy(),
+        RevocationPolicy(),
         WriteReplayPolicy(),
     ]
 }

@@ -22,10 +22,14 @@ enum VerifiedLedger {
         }
     }
 
-    static func load(_ ledger: String, trust: TrustRoot?, now: Instant) throws(CLIError) -> VerifiedHistory {
+    /// Verifies at the wall-clock time (or `evaluationTime` if later): a dry run about the past must
+    /// still accept commits made since then.
+    static func load(_ ledger: String, trust: TrustRoot?, evaluationTime: Instant) throws(CLIError) -> VerifiedHistory {
+        let wallClock = Instant(seconds: Int64(Date().timeIntervalSince1970))
         let report: VerificationReport
         do {
-            report = try Verifier.verify(path: ledger, options: Verifier.Options(trustRoot: trust, now: now))
+            report = try Verifier.verify(
+                path: ledger, options: Verifier.Options(trustRoot: trust, now: max(wallClock, evaluationTime)))
         } catch {
             switch error.kind {
             case .noTrustRoot: throw .usage(error.description)

@@ -85,7 +85,7 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let history = try VerifiedLedger.load(ledger, trust: trust, now: max(at, lastSuccess ?? at))
+            let history = try VerifiedLedger.load(ledger, trust: trust, evaluationTime: max(at, lastSuccess ?? at))
             let resolvedBinding: String
             if let binding {
                 resolvedBinding = binding

@@ -47,7 +47,7 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let history = try VerifiedLedger.load(ledger, trust: trust, now: at)
+            let history = try VerifiedLedger.load(ledger, trust: trust, evaluationTime: at)
             let bindings =
                 binding.map { [$0] }
                 ?? Array(history.bindings.union(history.facts.keys).union(history.lastWritten.keys)).sorted()

@@ -70,7 +70,7 @@ enum TamperCorpus {
     }
 
     static let attacks: [Attack] =
-        history + signatures + tree + descriptor + records + verdictAttacks + writeLog + limits
+        history + signatures + tree + descriptor + records + verdictAttacks + revocationAttacks + writeLog + limits
 
     // MARK: - History
 
@@ -431,6 +431,37 @@ enum TamperCorpus {
             let late = VerdictReceipt(
                 verdictRef: verdicts[0].ref, status: .queued, receivedAt: Instant.parse("2026-08-20T00:00:00Z")!)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(0), id: s.blob(late.json), mode: mode)]))
+        },
+    ]
+
+    // MARK: - Designation revocation
+
+    static let revocationAttacks: [Attack] = [
+        Attack(name: "revocation without justifying evidence", policy: "RevocationPolicy") { s in
+            let revocation = try! RevocationDetermination(
+                json: FixtureRecords.revocation(
+                    interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+                    trigger: "authority-compromise",
+                    effectiveAt: "2026-08-12T00:00:00Z", determinedAt: "2026-08-12T01:00:00Z",
+                    evidence: [ContentAddress(hashing: [7])]))
+            add(s, [(LedgerLayout.recordPath(.revocation, revocation.ref), CanonicalJSON.encode(revocation.json))])
+        },
+        Attack(name: "status attempt signed by a stranger", policy: "RevocationPolicy") { s in
+            let attempt = try! StatusAttempt(
+                json: FixtureRecords.signed(
+                    FixtureRecords.statusAttempt(
+                        interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+                        attemptedAt: "2026-08-12T00:00:00Z"), with: stranger))
+            add(s, [(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json))])
+        },
+        Attack(name: "compromise report signed by a stranger", policy: "RevocationPolicy") { s in
+            let report = try! CompromiseReport(
+                json: FixtureRecords.signed(
+                    FixtureRecords.compromiseReport(
+                        authority: FixtureLedger.authority, compromisedAt: "2026-08-11T00:00:00Z",
+                        reportedAt: "2026-08-12T00:00:00Z"),
+                    with: stranger))
+            add(s, [(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json))])
         },
     ]
 

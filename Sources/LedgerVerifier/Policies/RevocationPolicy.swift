@@ -1,0 +1,58 @@
+import LedgerFormat
+import LedgerWriter
+
+/// Onym-wire §9, profile §6 item 4: designation revocation is bounded and auditable. Status attempts
+/// and revocation determinations are signed by this ledger's interface (its countersigning key for
+/// the authority), compromise reports by the authority's operator key; and every determination is
+/// justified by the triggers it cites (``DesignationRevocation/unjustified(_:reports:attempts:allAttempts:manifests:)``).
+public struct RevocationPolicy: LedgerPolicy {
+    public static let name = "RevocationPolicy"
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        var failures: [PolicyFailure] = []
+        let descriptor = state.descriptor(for: step)
+        let attempts = state.statusAttempts + step.files.compactMap(\.statusAttempt)
+        let manifests = state.manifests + step.files.compactMap(\.manifest)
+        for file in step.files {
+            let interface: String?
+            let record: String
+            switch file.content {
+            case .success(.statusAttempt(let attempt)):
+                (interface, record) = (attempt.interface, attempt.ref.hex)
+            case .success(.compromiseReport(let report)):
+                (interface, record) = (nil, report.ref.hex)
+                if file.checks.manifest?.componentId != report.authority {
+                    failures.append(
+                        failure(
+                            step, path: file.path, record: record,
+                            "names manifest \(report.manifestHash.hex), which is not a manifest of \(report.authority) in the ledger"
+                        ))
+                    continue
+                }
+            case .success(.revocation(let revocation)):
+                (interface, record) = (revocation.interface, revocation.ref.hex)
+                if let reason = DesignationRevocation.unjustified(
+                    revocation, reports: file.checks.citedReports, attempts: file.checks.citedAttempts,
+                    allAttempts: attempts,
+                    manifests: manifests)
+                {
+                    failures.append(failure(step, path: file.path, record: record, "unjustified revocation: \(reason)"))
+                }
+            default:
+                continue
+            }
+            if let interface, let descriptor, interface != descriptor.interface {
+                failures.append(
+                    failure(
+                        step, path: file.path, record: record, "signed for \(interface), not \(descriptor.interface)"))
+            }
+            if file.checks.recordSignature != .valid {
+                failures.append(
+                    failure(
+                        step, path: file.path, record: record,
+                        "the signature is \(file.checks.recordSignature?.rawValue ?? "unchecked")"))
+            }
+        }
+        return failures
+    }
+}

@@ -12,7 +12,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz vectors
+.PHONY: run test deps build format lint fuzz vectors example
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -31,13 +31,34 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product onym-ledger
 
-## The main job. Until the example ledger exists: inspect the reference vectors.
+## The main job: verify the example ledger pinned to its trust key, then show what it holds —
+## a reconciliation dry run on a day when an expired ban is still set, and three gate answers.
+EXAMPLE := ledger-example/ledger.git
+TRUST := ledger-example/trust.pub
+ACTORS := ledger-example/actors.tsv
 run: build
-	@echo "== onym-ledger $$($(BIN) --help | head -1 | cut -d: -f2-)"
+	@echo "== verify: the auditor's offline check, pinned to the vendor's first signing key"
+	@$(BIN) verify $(EXAMPLE) --trust $(TRUST) --full
 	@echo
-	$(BIN) inspect $(VECTORS)/derived-mandate.json --key onym:key:66be7e332c7a453332bd9d0a7f7db055f5c5ef1a06ada66d98b39fb6810c473a
+	@echo "== reconcile at 2026-07-15: Dmitri's 30-day ban expired on 07-08 while his phone was away"
+	@$(BIN) reconcile $(EXAMPLE) --at 2026-07-15T00:00:00Z --trust $(TRUST)
 	@echo
-	$(BIN) inspect $(VECTORS)/derived-ban-verdict.json --key onym:key:ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c
+	@echo "== gate: Bruno (banned), Kofi (case open), Alice (clear), Milo (new holder of Bruno's phone)"
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-09-01T00:00:00Z --user $$(awk '$$1=="bruno"{print $$2}' $(ACTORS))
+	@echo
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-07-21T00:00:00Z --user $$(awk '$$1=="kofi"{print $$2}' $(ACTORS))
+	@echo
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-07-01T00:00:00Z --user $$(awk '$$1=="alice"{print $$2}' $(ACTORS))
+	@echo
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
+
+## Regenerate the example ledger from ledger-example/scenario.txt (bit-identical commits).
+example:
+	$(SWIFT) build -c release --product onym-ledger
+	$(SWIFT) build -c release --product ExampleGenerator
+	rm -rf $(EXAMPLE)
+	.build/release/ExampleGenerator --scenario ledger-example/scenario.txt --cli $(BIN) --out $(EXAMPLE) --actors $(ACTORS)
+	$(BIN) repack $(EXAMPLE)
 
 test: deps
 	$(SWIFT) test

@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier"]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
+        // Plays ledger-example/scenario.txt through the CLI (make example).
+        .executableTarget(name: "ExampleGenerator", dependencies: ["LedgerFormat", "LedgerTestSupport"]),
         .testTarget(
             name: "LedgerTests",
             dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],

@@ -21,6 +21,8 @@ public struct ReplayState: Sendable {
     public var revocations: [DesignationRevocation.Effect] = []
     /// The bits of each binding's last successful write (what Apple holds, as far as the log knows).
     public var lastWritten: [String: DeviceBits] = [:]
+    /// The latest `recordedAt` of a successful write.
+    public var lastWriteTime: Instant?
     /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
     public var statusAttempts: [StatusAttempt] = []
     public var manifests: [AuthorityManifest] = []
@@ -85,6 +87,7 @@ public struct ReplayState: Sendable {
             logHead = entry.entryHash
             if entry.succeeded {
                 lastWritten[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+                lastWriteTime = max(lastWriteTime ?? entry.recordedAt, entry.recordedAt)
             }
         }
     }

@@ -8,7 +8,11 @@ public final class VerifiedHistory {
     public let descriptor: LedgerDescriptor?
     /// Received verdicts by device binding.
     public let facts: [String: [VerdictFact]]
+    /// Each binding's last successful write as of the tip (see ``lastWritten(at:)`` for earlier times).
     public let lastWritten: [String: DeviceBits]
+    private let lastWriteTime: Instant?
+    private let logSize: Int64
+    private var writtenAt: [Instant: [String: DeviceBits]] = [:]
     public let bindings: Set<String>
     public let revocations: [DesignationRevocation.Effect]
     private let repository: Repository
@@ -23,6 +27,8 @@ public final class VerifiedHistory {
         descriptor = state.descriptor
         facts = state.facts
         lastWritten = state.lastWritten
+        lastWriteTime = state.lastWriteTime
+        logSize = state.logSize
         bindings = state.bindings
         revocations = state.revocations
     }
@@ -55,6 +61,26 @@ public final class VerifiedHistory {
         let found = record(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
         manifests[hash] = found
         return found
+    }
+
+    /// Each binding's last successful write recorded at or before `time` — what the device held then,
+    /// as far as the log knows. Read from the log when `time` is before the latest write.
+    public func lastWritten(at time: Instant) -> [String: DeviceBits] {
+        if let lastWriteTime, time >= lastWriteTime { return lastWritten }
+        if let cached = writtenAt[time] { return cached }
+        var bits: [String: DeviceBits] = [:]
+        if logSize > 0 {
+            for sequence in 1...logSize {
+                guard
+                    let entry = record(
+                        LedgerLayout.logEntryPath(sequence), { try WriteLogEntry(json: try CanonicalJSON.parse($0)) }),
+                    entry.succeeded, entry.recordedAt <= time
+                else { continue }
+                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+            }
+        }
+        writtenAt[time] = bits
+        return bits
     }
 
     public var lookup: GateEvaluator.Lookup {
@@ -93,7 +119,8 @@ public final class VerifiedHistory {
         -> GateEvaluator.Input
     {
         var input = GateEvaluator.Input(
-            binding: binding, facts: facts[binding] ?? [], appleBits: appleBits ?? lastWritten[binding] ?? .clear,
+            binding: binding, facts: facts[binding] ?? [],
+            appleBits: appleBits ?? lastWritten(at: time)[binding] ?? .clear,
             at: time)
         input.revocations = revocations
         input.user = user

@@ -129,6 +129,7 @@ public enum Verifier {
                 signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
                 profilePlatform: state.profilePlatform)
             checkpoint.lastWritten = state.lastWritten
+            checkpoint.lastWriteTime = state.lastWriteTime
             saveCheckpoint(checkpoint, at: checkpointPath)
         }
         let history = failures.isEmpty ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
@@ -178,6 +179,7 @@ public enum Verifier {
             state.bindings = Set(checkpoint.bindings)
             state.profilePlatform = checkpoint.profilePlatform
             state.lastWritten = checkpoint.lastWritten
+            state.lastWriteTime = checkpoint.lastWriteTime
             summary.commits = checkpoint.commits
             summary.recordsByKind = checkpoint.recordsByKind
             summary.signaturesChecked = checkpoint.signaturesChecked

@@ -198,3 +198,20 @@ public enum Ledger {
         return true
     }
 }
+
+extension Ledger {
+    /// Repacks the ledger into one pack (see ``Repository/repackAll(tip:)``); returns packs replaced.
+    public static func repack(path: String) throws(AppendError) -> Int {
+        do {
+            let repository = try Repository.open(path)
+            guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
+                throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch)")
+            }
+            return try repository.repackAll(tip: tip)
+        } catch let error as AppendError {
+            throw error
+        } catch {
+            throw AppendError(source: path, rule: "git", reason: "\(error)")
+        }
+    }
+}

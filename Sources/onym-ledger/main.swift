@@ -3,7 +3,8 @@ import Foundation
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
-        Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Inspect.self,
+        Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
+        Inspect.self,
         Keygen.self,
     ]
 

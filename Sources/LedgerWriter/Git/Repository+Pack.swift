@@ -1,4 +1,7 @@
 internal import CLibgit2
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Repository {
     /// Adds an in-memory object backend in front of the object database, so every object written
@@ -40,5 +43,49 @@ extension Repository {
         try GitError.check(git_repository_odb(&odb, pointer))
         defer { git_odb_free(odb) }
         try GitError.check(git_odb_refresh(odb))
+    }
+}
+
+extension Repository {
+    /// Packs every object reachable from `tip` into one new pack, then deletes the other packs and
+    /// loose objects it replaces. Appends write one pack per batch; many packs slow every lookup,
+    /// so a long-lived ledger is repacked now and then (commit ids never change).
+    /// The corresponding C functions are `git_packbuilder_insert_walk` and `git_packbuilder_write`.
+    /// - Returns: how many pack files were replaced.
+    @discardableResult
+    public func repackAll(tip: ObjectID) throws(GitError) -> Int {
+        let packDirectory = gitDirectory + "objects/pack/"
+        let before = Self.packNames(in: packDirectory)
+        var walk: OpaquePointer?
+        try GitError.check(git_revwalk_new(&walk, pointer))
+        defer { git_revwalk_free(walk) }
+        var tipID = tip.raw
+        try GitError.check(git_revwalk_push(walk, &tipID))
+        var builder: OpaquePointer?
+        try GitError.check(git_packbuilder_new(&builder, pointer))
+        defer { git_packbuilder_free(builder) }
+        try GitError.check(git_packbuilder_insert_walk(builder, walk))
+        try GitError.check(git_packbuilder_write(builder, nil, 0, nil, nil))
+        let written = ObjectID(git_packbuilder_hash(builder).pointee).hex
+        var removed = 0
+        for name in before where !name.contains(written) {
+            unlink(packDirectory + name + ".pack")
+            unlink(packDirectory + name + ".idx")
+            removed += 1
+        }
+        return removed
+    }
+
+    private static func packNames(in directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".idx") { names.append(String(name.dropLast(4))) }
+        }
+        return names
     }
 }

@@ -48,15 +48,17 @@ extension OnymLedger {
 
         func run() throws(CLIError) -> ExitCode {
             let history = try VerifiedLedger.load(ledger, trust: trust, evaluationTime: at)
+            let written = history.lastWritten(at: at)
             let bindings =
                 binding.map { [$0] }
                 ?? Array(history.bindings.union(history.facts.keys).union(history.lastWritten.keys)).sorted()
             let rows = bindings.map { binding in
                 Reconciler.row(
-                    binding: binding, facts: history.facts[binding] ?? [], lastWritten: history.lastWritten[binding],
+                    binding: binding, facts: history.facts[binding] ?? [], lastWritten: written[binding],
                     revocations: history.revocations, at: at)
             }
             let pending = rows.filter { $0.write != nil }
+            let width = (bindings.map(\.count).max() ?? 7) + 2
             let overdue = rows.filter(\.isOverdueClear)
             if json {
                 Output.json(
@@ -85,13 +87,13 @@ extension OnymLedger {
             Output.out(
                 "reconcile at \(at): \(rows.count) bindings, \(pending.count) pending writes, \(overdue.count) overdue clears"
             )
-            Output.out("binding".padded(to: 44) + "last  intended  write  authorizedBy")
+            Output.out("binding".padded(to: width) + "last  intended  write  authorizedBy")
             for row in rows where all || row.write != nil || binding != nil {
                 let last = row.lastWritten?.description ?? "--"
                 let write = row.write?.description ?? "none"
                 let mark = row.isOverdueClear ? "  (overdue clear)" : ""
                 Output.out(
-                    row.binding.padded(to: 44) + last.padded(to: 6) + row.intended.bits.description.padded(to: 10)
+                    row.binding.padded(to: width) + last.padded(to: 6) + row.intended.bits.description.padded(to: 10)
                         + write.padded(to: 7) + row.intended.authorizedBy + mark)
             }
             return .success

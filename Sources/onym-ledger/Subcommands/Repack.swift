@@ -1,0 +1,35 @@
+import LedgerFormat
+import LedgerWriter
+
+extension OnymLedger {
+    /// `repack`: one pack instead of one per batch.
+    struct Repack: Command {
+        static let configuration = CommandConfiguration(
+            commandName: "repack",
+            abstract: "Repack the ledger's objects into one pack (commit ids do not change).",
+            usage: "repack LEDGER",
+            discussion: """
+                Every append writes its batch as one pack; after many appends, lookups slow down. repack writes
+                one pack with everything reachable from the branch and removes the packs it replaces.
+                Run it when no append is in progress.
+                """)
+
+        let ledger: String
+
+        init(parsing arguments: inout Arguments) throws(CLIError) {
+            let rest = try arguments.positionals()
+            guard rest.count == 1 else { throw .usage("repack takes one LEDGER") }
+            ledger = rest[0]
+        }
+
+        func run() throws(CLIError) -> ExitCode {
+            do {
+                let replaced = try Ledger.repack(path: ledger)
+                Output.out("repacked \(ledger): \(replaced) packs replaced by one")
+            } catch {
+                throw CLIError(error)
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerWriter
+
+/// Issue 6: the checked-in example ledger verifies, regenerates bit for bit from its scenario, and
+/// shows every story beat through verify, gate and reconcile.
+@Suite("Example ledger", .serialized)
+struct ExampleLedgerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let example = root.appendingPathComponent("ledger-example")
+    static var trust: String { example.appendingPathComponent("trust.pub").path }
+
+    /// A copy, so verification's checkpoint never lands in the source tree.
+    static func copy(_ scratch: borrowing ScratchDirectory) -> String {
+        let path = scratch.path("example.git")
+        #expect(runProcess("cp", ["-a", example.appendingPathComponent("ledger.git").path, path]).status == 0)
+        try? FileManager.default.removeItem(atPath: path + "/onym-ledger")
+        return path
+    }
+
+    static func actor(_ name: String) -> String {
+        let table = try! String(contentsOf: example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+        let line = table.split(separator: "\n").first { $0.hasPrefix(name + "\t") }!
+        return String(line.split(separator: "\t")[1])
+    }
+
+    @Test func verifiesWithTheStoryAtScale() throws {
+        let scratch = ScratchDirectory()
+        let ledger = Self.copy(scratch)
+        let result = CLI.run(["verify", ledger, "--trust", Self.trust, "--json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect((summary["writeEntries"] as? Int ?? 0) >= 200)
+        let records = try #require(summary["records"] as? [String: Int])
+        #expect(records["manifest"] == 2)  // two authorities
+        #expect(records["revocation"] == 1 && records["compromise-report"] == 1)
+        #expect((records["mandate"] ?? 0) >= 12)
+        let account = try #require(summary["appleAccount"] as? [String: Any])
+        #expect((account["apps"] as? [String])?.count == 3)
+        // The vendor rotated its commit-signing key: the first key no longer signs.
+        #expect((summary["signers"] as? [String])?.count == 1)
+        let log = CLI.run(["log", ledger])
+        #expect(log.stdout.contains("keys: add SHA256:"))
+        #expect(log.stdout.contains("keys: remove SHA256:"))
+    }
+
+    @Test func regeneratingReproducesTheSameCommits() throws {
+        let scratch = ScratchDirectory()
+        let generator = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("ExampleGenerator")
+            .path
+        let regenerated = scratch.path("regenerated.git")
+        let result = runProcess(
+            generator,
+            [
+                "--scenario", Self.example.appendingPathComponent("scenario.txt").path, "--cli", CLI.binary,
+                "--out", regenerated, "--actors", scratch.path("actors.tsv"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        func tip(_ path: String) -> String {
+            runProcess("git", ["--git-dir", path, "rev-parse", "refs/heads/main"]).stdout
+        }
+        #expect(tip(regenerated) == tip(Self.example.appendingPathComponent("ledger.git").path))
+        #expect(
+            try String(contentsOfFile: scratch.path("actors.tsv"), encoding: .utf8)
+                == String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8))
+    }
+
+    @Test func everyBeatIsVisible() throws {
+        let scratch = ScratchDirectory()
+        let ledger = Self.copy(scratch)
+        func gate(_ user: String, _ at: String, _ extra: [String] = []) -> String {
+            CLI.run(["gate", ledger, "--trust", Self.trust, "--user", Self.actor(user), "--at", at] + extra).stdout
+        }
+        #expect(gate("bruno", "2026-09-01T00:00:00Z").hasPrefix(#"{"banned":"#))  // non-suspensive ban
+        #expect(gate("chloe", "2026-07-01T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // suspensive: stored, not yet executed
+        #expect(gate("chloe", "2026-07-10T00:00:00Z").hasPrefix(#"{"banned":"#))
+        #expect(gate("chloe", "2026-07-21T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // reversed on appeal
+        #expect(gate("hana", "2029-01-01T00:00:00Z").contains("permanently"))  // permanent term
+        #expect(gate("emeka", "2026-06-30T00:00:00Z").contains("blown decision deadline"))
+        #expect(gate("farah", "2026-07-20T00:00:00Z").hasPrefix(#"{"banned":"#))
+        #expect(gate("farah", "2026-07-26T00:00:00Z").contains("designation revocation"))
+        #expect(gate("kofi", "2026-07-21T00:00:00Z").hasPrefix(#"{"caseOpen":"#))
+        #expect(gate("june", "2026-08-04T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // same-second ban and dismissal
+        #expect(gate("lena", "2026-08-20T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // a late ban is not executed
+        let newHolder = gate("milo", "2026-08-21T00:00:00Z", ["--apple-bits", "10"])
+        #expect(newHolder.hasPrefix(#"{"checkRequired":{"_0":"reidentificationRequired"}}"#))
+        #expect(newHolder.contains("new-holder-fast-path"))
+
+        let reconcile = CLI.run(["reconcile", ledger, "--trust", Self.trust, "--at", "2026-07-15T00:00:00Z"]).stdout
+        #expect(reconcile.contains("expiry  (overdue clear)"))  // Dmitri's ban expired while his phone was away
+
+        // Gus: the ban waited for his reinstall; Farah: a failed write, then the retry.
+        let repository = try Repository.open(ledger)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        let entries = try (1...400).compactMap { sequence -> String? in
+            try repository.blob(at: LedgerLayout.logEntryPath(Int64(sequence)), inCommit: tip).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        #expect(entries.count >= 200)
+        #expect(entries.contains { $0.contains("failed: mark_write_failed") })
+        let gusBinding = try String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("gus\t") }!.split(separator: "\t")[2]
+        #expect(
+            entries.contains {
+                $0.contains(String(gusBinding)) && $0.contains("\"recordedAt\":\"2026-07-01T10:01:00Z\"")
+            })
+    }
+}

@@ -13,8 +13,9 @@ let package = Package(
         .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
-        .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2"]),
+        .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2", "COpenSSL", "CZlib"]),
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
         .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerWriter"]),
         .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier"]),

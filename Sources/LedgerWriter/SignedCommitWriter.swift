@@ -34,7 +34,7 @@ struct SignedCommitWriter {
         let commit = try repository.createSignedCommit(buffer: buffer, signature: signature.armored)
         timer.lap("commit")
         CrashPoint.reach(.afterCommitObject)
-        try repository.writePack(for: commit, parent: parent)
+        try repository.writeBatchPack(commit: commit, parent: parent, blobs: upserts.map(\.blob))
         timer.lap("pack")
         CrashPoint.reach(.afterPack)
         try repository.compareAndSwapReference(LedgerLayout.branch, to: commit, expected: parent)

@@ -22,28 +22,6 @@ extension Repository {
         memoryBackend = backend
     }
 
-    /// Writes one pack holding exactly the objects `commit` adds on top of `parent` (nothing the
-    /// parent already reaches), into the repository's `objects/pack`, fsynced, before any ref moves.
-    /// The corresponding C functions are `git_packbuilder_insert_walk` and `git_packbuilder_write`.
-    public func writePack(for commit: ObjectID, parent: ObjectID?) throws(GitError) {
-        var walk: OpaquePointer?
-        try GitError.check(git_revwalk_new(&walk, pointer))
-        defer { git_revwalk_free(walk) }
-        var commitID = commit.raw
-        try GitError.check(git_revwalk_push(walk, &commitID))
-        if var parentID = parent?.raw { try GitError.check(git_revwalk_hide(walk, &parentID)) }
-        var builder: OpaquePointer?
-        try GitError.check(git_packbuilder_new(&builder, pointer))
-        defer { git_packbuilder_free(builder) }
-        // Deltas cost CPU at write time for little gain on small, distinct JSON records.
-        git_packbuilder_set_threads(builder, 1)
-        try GitError.check(git_packbuilder_insert_walk(builder, walk))
-        try GitError.check(git_packbuilder_write(builder, nil, 0, nil, nil))
-        var odb: OpaquePointer?
-        try GitError.check(git_repository_odb(&odb, pointer))
-        defer { git_odb_free(odb) }
-        try GitError.check(git_odb_refresh(odb))
-    }
 }
 
 extension Repository {
@@ -87,5 +65,64 @@ extension Repository {
             if name.hasSuffix(".idx") { names.append(String(name.dropLast(4))) }
         }
         return names
+    }
+}
+
+extension Repository {
+    /// Writes the objects one append made — its blobs, the folders its tree changed, the commit — as
+    /// one pack with ``PackWriter`` (no delta search; see its discussion), before any ref moves.
+    public func writeBatchPack(commit: ObjectID, parent: ObjectID?, blobs: [ObjectID]) throws(GitError) {
+        var ids: [ObjectID] = []
+        var seen: Set<ObjectID> = []
+        for blob in blobs where seen.insert(blob).inserted { ids.append(blob) }
+        let newTree = try self.commit(commit).tree
+        let oldTree = try parent.map { (id: ObjectID) throws(GitError) in try self.commit(id).tree }
+        try collectNewTrees(new: newTree, old: oldTree, into: &ids, seen: &seen)
+        ids.append(commit)
+
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var objects: [PackWriter.Object] = []
+        objects.reserveCapacity(ids.count)
+        for id in ids {
+            var object: OpaquePointer?
+            var oid = id.raw
+            try GitError.check(git_odb_read(&object, odb, &oid))
+            defer { git_odb_object_free(object) }
+            let size = git_odb_object_size(object)
+            let data = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: size))
+            objects.append(PackWriter.Object(id: id, type: git_odb_object_type(object), data: data))
+        }
+        let directory = gitDirectory + "objects/pack/"
+        do {
+            _ = try PackWriter.write(objects, into: directory)
+        } catch {
+            throw GitError.fail(error.description)
+        }
+        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        try GitError.check(git_odb_refresh(odb))
+    }
+
+    /// Trees under `new` that `old` does not have at the same path (the folders an append rewrote).
+    private func collectNewTrees(new: ObjectID, old: ObjectID?, into ids: inout [ObjectID], seen: inout Set<ObjectID>)
+        throws(GitError)
+    {
+        guard new != old else { return }
+        if seen.insert(new).inserted { ids.append(new) }
+        var oldEntries: [String: TreeEntry] = [:]
+        if let old {
+            for entry in try treeEntries(old) { oldEntries[entry.name] = entry }
+        }
+        for entry in try treeEntries(new) where entry.kind == .tree {
+            let previous = oldEntries[entry.name]
+            guard previous?.id != entry.id else { continue }
+            try collectNewTrees(
+                new: entry.id, old: previous?.kind == .tree ? previous?.id : nil, into: &ids, seen: &seen)
+        }
     }
 }

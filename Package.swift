@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         // Plays ledger-example/scenario.txt through the CLI (make example).
         .executableTarget(name: "ExampleGenerator", dependencies: ["LedgerFormat", "LedgerTestSupport"]),
+        // Synthetic ledgers and the measured floor for benchmarks/run (not part of the tests).
+        .executableTarget(name: "LedgerBench", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerTestSupport"]),
         .testTarget(
             name: "LedgerTests",
             dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],

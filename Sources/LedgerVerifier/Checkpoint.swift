@@ -55,7 +55,7 @@ public struct Checkpoint: Sendable, Equatable {
     }
 
     public init(bytes: [UInt8]) throws(LedgerFormatError) {
-        let object = try CanonicalJSON.parse(bytes)
+        let object = try CanonicalJSON.parse(bytes, limits: .localState)
         let reader = FieldReader(object)
         try reader.version("version")
         let tipText = try reader.string("tip")

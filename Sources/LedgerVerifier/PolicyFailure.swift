@@ -43,6 +43,8 @@ public struct VerificationSummary: Sendable {
     public var recordsByKind: [String: Int] = [:]
     public var writeEntries: Int64 = 0
     public var signaturesChecked = 0
+    /// Bytes of record files read and checked in this run.
+    public var bytesChecked = 0
     public var firstCommitTime: Int64?
     public var lastCommitTime: Int64?
     public var tip: ObjectID?
@@ -63,6 +65,7 @@ public struct VerificationSummary: Sendable {
                     JSONObject(recordsByKind.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
             ),
             ("writeEntries", .integer(writeEntries)), ("signaturesChecked", .integer(Int64(signaturesChecked))),
+            ("bytesChecked", .integer(Int64(bytesChecked))),
             ("logHead", .string(logHead)), ("signers", .array(signers.map { .string($0) })),
         ])
         if let tip { object.set("tip", .string(tip.hex)) }

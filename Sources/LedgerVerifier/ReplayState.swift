@@ -46,6 +46,18 @@ public struct ReplayState: Sendable {
         return descriptor
     }
 
+    /// Where the log stands after `step`: advanced by the entries that continue it, in sequence order.
+    static func logPosition(after step: CommitStep, size: Int64, head: String) -> (size: Int64, head: String) {
+        var size = size
+        var head = head
+        for entry in step.files.compactMap(\.entry).sorted(by: { $0.sequence < $1.sequence })
+        where entry.sequence == size + 1 && entry.previousHash == head {
+            size = entry.sequence
+            head = entry.entryHash
+        }
+        return (size, head)
+    }
+
     /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.
     static func fact(for receiptFile: LoadedFile) -> VerdictFact? {
         guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.verdict,
@@ -81,14 +93,14 @@ public struct ReplayState: Sendable {
             }
         }
         // The log advances by the entries that continue it, in order; the chain policy reports the rest.
-        for entry in step.files.compactMap(\.entry).sorted(by: { $0.sequence < $1.sequence })
-        where entry.sequence == logSize + 1 && entry.previousHash == logHead {
-            logSize = entry.sequence
-            logHead = entry.entryHash
+        let position = Self.logPosition(after: step, size: logSize, head: logHead)
+        for entry in step.files.compactMap(\.entry) where entry.sequence > logSize && entry.sequence <= position.size {
             if entry.succeeded {
                 lastWritten[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
                 lastWriteTime = max(lastWriteTime ?? entry.recordedAt, entry.recordedAt)
             }
         }
+        logSize = position.size
+        logHead = position.head
     }
 }

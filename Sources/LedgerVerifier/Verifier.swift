@@ -144,6 +144,7 @@ public enum Verifier {
         summary.lastCommitTime = step.commit.time
         if case .parsed = step.signature { summary.signaturesChecked += 1 }
         for file in step.files {
+            summary.bytesChecked += file.bytes.count
             summary.signaturesChecked += file.checks.signaturesChecked
             let kind: String
             switch file.meaning {

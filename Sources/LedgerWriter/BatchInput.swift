@@ -20,6 +20,11 @@ public struct BatchItem: Sendable {
 
     public let source: String
     public let content: Content
+
+    public init(source: String, content: Content) {
+        self.source = source
+        self.content = content
+    }
 }
 
 /// Turns input files into batch items, recognizing each record's kind by its shape.

@@ -427,7 +427,7 @@ struct BatchPlanner {
                 reason: "recordedAt \(entry.recordedAtText) is after the batch time \(at)")
         }
         var bound = batchMandates.values.contains { $0.deviceBinding == entry.deviceBinding }
-        if !bound { bound = try state.deviceBindings().contains(entry.deviceBinding) }
+        if !bound { bound = try state.hasMandate(forBinding: entry.deviceBinding) }
         guard bound else {
             throw AppendError(
                 source: source, record: record, rule: "entry.deviceBinding",

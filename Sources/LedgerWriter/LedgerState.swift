@@ -14,7 +14,7 @@ public final class LedgerState {
 
     private var mandateCache: [ContentAddress: Mandate] = [:]
     private var manifestCache: [ContentAddress: AuthorityManifest] = [:]
-    private var knownBindings: Set<String>?
+    private var bindingsIndexed = false
 
     public init(repository: Repository, tip: ObjectID) throws(AppendError) {
         self.repository = repository
@@ -150,30 +150,19 @@ public final class LedgerState {
         return records
     }
 
-    /// Every device binding a mandate in the ledger names (read once, on first use).
-    public func deviceBindings() throws(AppendError) -> Set<String> {
-        if let knownBindings { return knownBindings }
-        var bindings: Set<String> = []
-        do {
-            guard let root = try repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: tip) else {
-                knownBindings = []
-                return []
+    /// Whether some mandate in the ledger names `binding` (through the local ``BindingCache``).
+    public func hasMandate(forBinding binding: String) throws(AppendError) -> Bool {
+        let cache = BindingCache(repository)
+        if !bindingsIndexed {
+            do {
+                try cache.update(to: tip, repository: repository)
+            } catch let error as LedgerFormatError {
+                throw AppendError(source: repository.path, record: "mandates/", error)
+            } catch {
+                throw AppendError(source: repository.path, record: "mandates/", rule: "git", reason: "\(error)")
             }
-            for first in try repository.treeEntries(root.id) where first.kind == .tree {
-                for second in try repository.treeEntries(first.id) where second.kind == .tree {
-                    for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
-                        let bytes = try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes)
-                        let object = try CanonicalJSON.parse(bytes)
-                        if let binding = object["deviceBinding"]?.stringValue { bindings.insert(binding) }
-                    }
-                }
-            }
-        } catch let error as LedgerFormatError {
-            throw AppendError(source: repository.path, record: "mandates/", error)
-        } catch {
-            throw AppendError(source: repository.path, record: "mandates/", rule: "git", reason: "\(error)")
+            bindingsIndexed = true
         }
-        knownBindings = bindings
-        return bindings
+        return cache.contains(binding)
     }
 }

@@ -14,6 +14,13 @@ public enum CanonicalJSON {
         try JSONParser.parseObject(bytes)
     }
 
+    /// Parses with other limits (``ParseLimits/localState`` for the tool's own files only).
+    public static func parse(_ bytes: some Collection<UInt8>, limits: ParseLimits) throws(LedgerFormatError)
+        -> JSONObject
+    {
+        try JSONParser.parseObject(bytes, limits: limits)
+    }
+
     /// The canonical bytes of an object.
     public static func encode(_ object: JSONObject) -> [UInt8] {
         var encoder = CanonicalEncoder()

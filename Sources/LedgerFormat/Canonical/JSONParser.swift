@@ -5,20 +5,24 @@
 /// value grows, before more work is spent on it.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: ParseLimits
     private var position = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits) {
         self.bytes = bytes
+        self.limits = limits
     }
 
-    static func parseObject(_ input: some Collection<UInt8>) throws(LedgerFormatError) -> JSONObject {
-        guard input.count <= Limits.maxRecordBytes else {
+    static func parseObject(_ input: some Collection<UInt8>, limits: ParseLimits = .record) throws(LedgerFormatError)
+        -> JSONObject
+    {
+        guard input.count <= limits.maxBytes else {
             throw LedgerFormatError(
-                .tooLarge, "input is \(input.count) bytes, more than the limit of \(Limits.maxRecordBytes)")
+                .tooLarge, "input is \(input.count) bytes, more than the limit of \(limits.maxBytes)")
         }
         let contiguous = Array(input)
         let result: Result<JSONObject, LedgerFormatError> = contiguous.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer)
+            var parser = JSONParser(bytes: buffer, limits: limits)
             do throws(LedgerFormatError) {
                 return .success(try parser.parseDocument())
             } catch {
@@ -88,8 +92,8 @@ struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(LedgerFormatError) -> JSONObject {
-        guard depth <= Limits.maxDepth else {
-            throw fail(.tooDeep, "nesting deeper than \(Limits.maxDepth) levels")
+        guard depth <= limits.maxDepth else {
+            throw fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels")
         }
         position += 1  // {
         var object = JSONObject()
@@ -115,8 +119,8 @@ struct JSONParser {
                     throw fail(.duplicateKey, "duplicate object key \"\(key)\"", at: keyOffset)
                 }
             }
-            guard object.count <= Limits.maxMembers else {
-                throw fail(.tooManyMembers, "object has more than \(Limits.maxMembers) members", at: keyOffset)
+            guard object.count <= limits.maxMembers else {
+                throw fail(.tooManyMembers, "object has more than \(limits.maxMembers) members", at: keyOffset)
             }
             skipWhitespace()
             guard let next = peek() else { throw fail(.invalidJSON, "unterminated object") }
@@ -130,8 +134,8 @@ struct JSONParser {
     }
 
     private mutating func parseArray(depth: Int) throws(LedgerFormatError) -> [JSONValue] {
-        guard depth <= Limits.maxDepth else {
-            throw fail(.tooDeep, "nesting deeper than \(Limits.maxDepth) levels")
+        guard depth <= limits.maxDepth else {
+            throw fail(.tooDeep, "nesting deeper than \(limits.maxDepth) levels")
         }
         position += 1  // [
         var elements: [JSONValue] = []
@@ -143,8 +147,8 @@ struct JSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue(depth: depth + 1))
-            guard elements.count <= Limits.maxMembers else {
-                throw fail(.tooManyMembers, "array has more than \(Limits.maxMembers) elements")
+            guard elements.count <= limits.maxMembers else {
+                throw fail(.tooManyMembers, "array has more than \(limits.maxMembers) elements")
             }
             skipWhitespace()
             guard let next = peek() else { throw fail(.invalidJSON, "unterminated array") }
@@ -197,8 +201,8 @@ struct JSONParser {
         while true {
             guard position < bytes.count else { throw fail(.invalidJSON, "unterminated string", at: start) }
             let byte = bytes[position]
-            if scalars.count > Limits.maxStringBytes {
-                throw fail(.stringTooLong, "string longer than \(Limits.maxStringBytes) bytes", at: start)
+            if scalars.count > limits.maxStringBytes {
+                throw fail(.stringTooLong, "string longer than \(limits.maxStringBytes) bytes", at: start)
             }
             switch byte {
             case UInt8(ascii: "\""):

@@ -16,3 +16,20 @@ public enum Limits {
     /// Largest integer magnitude (2^53 − 1), the range every JSON implementation represents exactly.
     public static let maxSafeInteger: Int64 = 9_007_199_254_740_991
 }
+
+/// The limits one parse applies: ``record`` for everything a ledger stores or receives; larger ones
+/// only for the tool's own local state (the verifier's checkpoint), never for untrusted input.
+public struct ParseLimits: Sendable {
+    public var maxBytes: Int
+    public var maxDepth: Int
+    public var maxStringBytes: Int
+    public var maxMembers: Int
+
+    public static let record = ParseLimits(
+        maxBytes: Limits.maxRecordBytes, maxDepth: Limits.maxDepth, maxStringBytes: Limits.maxStringBytes,
+        maxMembers: Limits.maxMembers)
+
+    /// The verifier's own checkpoint: millions of bindings, shallow.
+    public static let localState = ParseLimits(
+        maxBytes: 1 << 30, maxDepth: 8, maxStringBytes: Limits.maxStringBytes, maxMembers: 50_000_000)
+}

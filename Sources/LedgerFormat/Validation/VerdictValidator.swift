@@ -62,8 +62,11 @@ public enum VerdictValidator {
     }
 
     /// Validates `verdict` against the mandate it names and the manifest that mandate consented to.
+    /// - Parameter signature: the operator signature's status when the caller already checked it
+    ///   (the verifier checks every signature once, on both cores); nil to check it here.
     public static func validate(
-        _ verdict: Verdict, mandate: Mandate, manifest: AuthorityManifest, now: Instant
+        _ verdict: Verdict, mandate: Mandate, manifest: AuthorityManifest, now: Instant,
+        signature: SignatureStatus? = nil
     ) -> Result<Outcome, Rejection> {
         func reject(_ rule: Rejection.Rule, _ reason: String) -> Result<Outcome, Rejection> {
             .failure(Rejection(rule, reason))
@@ -82,7 +85,7 @@ public enum VerdictValidator {
                 "manifest componentId \(manifest.componentId) is not the mandate's authority \(mandate.authority)")
         }
         // 1. Signature (verify_strict) with the consented manifest's operator key.
-        guard verdict.signatureStatus(operatorKey: manifest.operatorKey) == .valid else {
+        guard (signature ?? verdict.signatureStatus(operatorKey: manifest.operatorKey)) == .valid else {
             return reject(.signatureInvalid, "signature does not verify under operator \(manifest.operatorKey)")
         }
         // 2. decidedAt not in the future beyond the skew.

@@ -12,18 +12,17 @@ public struct LogTrailerPolicy: LedgerPolicy {
                 failure(step, "the commit message has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers")
             ]
         }
-        var after = state
-        after.apply(step)
+        let after = ReplayState.logPosition(after: step, size: state.logSize, head: state.logHead)
         var failures: [PolicyFailure] = []
-        if trailers.logSize != after.logSize {
+        if trailers.logSize != after.size {
             failures.append(
-                failure(step, "the trailers state \(trailers.logSize) entries; the log holds \(after.logSize)"))
+                failure(step, "the trailers state \(trailers.logSize) entries; the log holds \(after.size)"))
         }
-        if trailers.logHead != after.logHead {
+        if trailers.logHead != after.head {
             failures.append(
                 failure(
                     step,
-                    "the trailers state head \(trailers.logHead.prefix(16))…; the log's head is \(after.logHead.prefix(16))…"
+                    "the trailers state head \(trailers.logHead.prefix(16))…; the log's head is \(after.head.prefix(16))…"
                 ))
         }
         return failures

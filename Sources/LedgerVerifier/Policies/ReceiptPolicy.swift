@@ -27,7 +27,7 @@ public struct ReceiptPolicy: LedgerPolicy {
             if let mandate = file.checks.mandate, let manifest = file.checks.manifest,
                 case .success(let outcome) = VerdictValidator.validate(
                     verdict, mandate: mandate, manifest: manifest,
-                    now: receipt.receivedAt),
+                    now: receipt.receivedAt, signature: .valid),  // the signature is VerdictAuthorityPolicy's
                 outcome.receiptStatus != receipt.status
             {
                 failures.append(

@@ -16,7 +16,10 @@ public struct VerdictValidationPolicy: LedgerPolicy {
                 return failure(
                     step, path: file.path, record: verdict.ref.hex, "the verdict has no receipt in its commit")
             }
-            switch VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: receipt.receivedAt) {
+            switch VerdictValidator.validate(
+                verdict, mandate: mandate, manifest: manifest, now: receipt.receivedAt,
+                signature: file.checks.operatorSignature)
+            {
             case .success:
                 return nil
             case .failure(let rejection):

@@ -12,4 +12,8 @@ static inline int CLibgit2_set_fsync_gitdir(int enabled) {
 static inline int CLibgit2_set_strict_object_creation(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, enabled);
 }
+/// Limits the object cache for one object type (0 keeps that type out of the cache).
+static inline int CLibgit2_set_cache_object_limit(git_object_t type, size_t limit) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, limit);
+}
 #endif

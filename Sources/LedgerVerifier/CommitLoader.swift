@@ -12,14 +12,25 @@ struct CommitLoader {
     static let maxTreeEntries = 10_000
 
     let repository: Repository
+    let clock: PhaseClock
+    /// Records from earlier commits, by content address: they never change (append-only), so one
+    /// read serves every later verdict that names them.
+    let cache = ReferenceCache()
+
+    final class ReferenceCache {
+        var mandates: [ContentAddress: Mandate] = [:]
+        var manifests: [ContentAddress: AuthorityManifest] = [:]
+    }
 
     func load(_ id: ObjectID, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
         let commit = try repository.commit(id)
         let parentTree = try commit.parents.first.map { (parent: ObjectID) throws(GitError) in
             try repository.commit(parent).tree
         }
+        let earlierTree = parentTree
         var changes: [PathChange] = []
         try collectChanges(old: parentTree, new: commit.tree, prefix: "", into: &changes)
+        clock.lap("load: tree diff")
 
         // Read the added whitelisted files within limits (and a rotated allowed_signers).
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
@@ -33,14 +44,18 @@ struct CommitLoader {
             guard let blob = change.id else { continue }
             pending.append((change.path, meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
         }
+        clock.lap("load: read blobs")
         var files = Self.decodeInParallel(pending)
-        try resolveReferences(&files, commit: id, parent: commit.parents.first)
+        clock.lap("load: decode (parallel)")
+        try resolveReferences(&files, parentTree: earlierTree)
+        clock.lap("load: resolve references")
         let descriptor =
             files.lazy.compactMap { file -> LedgerDescriptor? in
                 if case .success(.descriptor(let value)) = file.content { return value }
                 return nil
             }.first ?? state.descriptor
         Self.checkSignaturesInParallel(&files, descriptor: descriptor)
+        clock.lap("load: signatures (parallel)")
 
         let signature: CommitSignature
         if let extracted = try repository.extractSignature(id) {
@@ -59,30 +74,37 @@ struct CommitLoader {
         throws(GitError)
     {
         if old == new { return }
-        let oldEntries = try old.map { (id: ObjectID) throws(GitError) in try repository.treeEntries(id) } ?? []
-        let newEntries = try new.map { (id: ObjectID) throws(GitError) in try repository.treeEntries(id) } ?? []
-        if newEntries.count > Self.maxTreeEntries {
-            changes.append(
-                PathChange(
-                    kind: .added, path: prefix.isEmpty ? "/" : prefix, mode: 0o040000,
-                    objectKind: .tree, isEmptyTree: false, size: newEntries.count))
-            return
+        if let new {
+            let count = try repository.treeEntryCount(new)
+            if count > Self.maxTreeEntries {
+                changes.append(
+                    PathChange(
+                        kind: .added, path: prefix.isEmpty ? "/" : prefix, mode: 0o040000, objectKind: .tree,
+                        isEmptyTree: false, size: count))
+                return
+            }
         }
-        var oldByName: [String: TreeEntry] = [:]
-        for entry in oldEntries { oldByName[entry.name] = entry }
-        var seen: Set<String> = []
-        for entry in newEntries {
-            seen.insert(entry.name)
-            let path = prefix + entry.name
-            let previous = oldByName[entry.name]
-            if let previous, previous.id == entry.id, previous.mode == entry.mode { continue }
-            if entry.kind == .tree && entry.mode == 0o040000 && (previous == nil || previous?.kind == .tree) {
-                let children = try repository.treeEntries(entry.id)
-                if children.isEmpty {
+        for (previous, entry) in try repository.changedEntries(old: old, new: new) {
+            guard let entry else {
+                let previous = previous!
+                let path = prefix + previous.name
+                if previous.kind == .tree {
+                    try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
+                } else {
                     changes.append(
                         PathChange(
-                            kind: .added, path: path, mode: entry.mode, objectKind: .tree,
-                            isEmptyTree: true, size: nil))
+                            kind: .deleted, path: path, mode: previous.mode, objectKind: previous.kind,
+                            isEmptyTree: false, size: nil))
+                }
+                continue
+            }
+            let path = prefix + entry.name
+            if entry.kind == .tree && entry.mode == 0o040000 && (previous == nil || previous?.kind == .tree) {
+                if try repository.treeEntryCount(entry.id) == 0 {
+                    changes.append(
+                        PathChange(
+                            kind: .added, path: path, mode: entry.mode, objectKind: .tree, isEmptyTree: true, size: nil)
+                    )
                 }
                 try collectChanges(old: previous?.id, new: entry.id, prefix: path + "/", into: &changes)
                 continue
@@ -94,17 +116,6 @@ struct CommitLoader {
                     objectKind: entry.kind, isEmptyTree: false, size: size, id: entry.id))
             if let previous, previous.kind == .tree {
                 try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
-            }
-        }
-        for entry in oldEntries where !seen.contains(entry.name) {
-            let path = prefix + entry.name
-            if entry.kind == .tree {
-                try collectChanges(old: entry.id, new: nil, prefix: path + "/", into: &changes)
-            } else {
-                changes.append(
-                    PathChange(
-                        kind: .deleted, path: path, mode: entry.mode, objectKind: entry.kind,
-                        isEmptyTree: false, size: nil))
             }
         }
     }
@@ -166,9 +177,10 @@ struct CommitLoader {
     // MARK: - References (git, sequential)
 
     /// Finds, for each verdict and receipt, the records it refers to: in this commit, or earlier.
-    private func resolveReferences(_ files: inout [LoadedFile], commit: ObjectID, parent: ObjectID?) throws(GitError) {
+    private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?) throws(GitError) {
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
+        let cache = self.cache
         var verdicts: [ContentAddress: Verdict] = [:]
         var receipts: [ContentAddress: VerdictReceipt] = [:]
         for file in files {
@@ -178,22 +190,24 @@ struct CommitLoader {
             if let receipt = file.receipt { receipts[receipt.verdictRef] = receipt }
         }
         func earlier<T>(_ path: String, _ decode: ([UInt8]) throws -> T) throws(GitError) -> T? {
-            guard let parent, let bytes = try repository.blob(at: path, inCommit: parent, limit: Limits.maxRecordBytes)
+            guard let parentTree, let entry = try repository.entry(at: path, inTree: parentTree), entry.kind == .blob
             else { return nil }
-            return try? decode(bytes)
+            return try? decode(try repository.readBlob(entry.id, limit: Limits.maxRecordBytes))
         }
         func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
-            if let found = mandates[ref] { return found }
+            if let found = mandates[ref] ?? cache.mandates[ref] { return found }
             let found = try earlier(LedgerLayout.recordPath(.mandate, ref)) {
                 try Mandate(json: try CanonicalJSON.parse($0))
             }
             mandates[ref] = found
+            cache.mandates[ref] = found
             return found
         }
         func manifest(_ hash: ContentAddress) throws(GitError) -> AuthorityManifest? {
-            if let found = manifests[hash] { return found }
+            if let found = manifests[hash] ?? cache.manifests[hash] { return found }
             let found = try earlier(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
             manifests[hash] = found
+            cache.manifests[hash] = found
             return found
         }
         for index in files.indices {
@@ -298,24 +312,6 @@ struct CommitLoader {
             return .malformed(error.reason)
         }
     }
-}
-
-/// `map` over both cores for large inputs (order preserved); plain `map` for small ones.
-func parallelMap<T: Sendable, U: Sendable>(_ input: [T], _ transform: @Sendable (T) -> U) -> [U] {
-    guard input.count >= 16 else { return input.map(transform) }
-    let workers = 2
-    let chunk = (input.count + workers - 1) / workers
-    var output = [U?](repeating: nil, count: input.count)
-    output.withUnsafeMutableBufferPointer { buffer in
-        nonisolated(unsafe) let results = buffer
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let start = worker * chunk
-            let end = min(start + chunk, input.count)
-            guard start < end else { return }
-            for index in start..<end { results[index] = transform(input[index]) }
-        }
-    }
-    return output.map { $0! }
 }
 
 /// How many times `needle` occurs in `text` (non-overlapping).

@@ -99,18 +99,22 @@ public enum Verifier {
             }
             summary.resumedFrom = start
             let commits = try repository.history(from: tip, hiding: start)
-            let loader = CommitLoader(repository: repository)
+            let clock = PhaseClock()
+            let loader = CommitLoader(repository: repository, clock: clock)
             for (offset, id) in commits.enumerated() {
                 let step = try loader.load(id, index: state.commitsSeen, state: state)
                 for policy in options.policies {
                     let found = policy.evaluate(step, state: state)
                     failures += found
                     options.diagnostic?(ReplayEvent(commit: id, policy: policy.name, failures: found))
+                    clock.lap("policy: \(policy.name)")
                 }
                 account(step, into: &summary)
                 state.apply(step)
+                clock.lap("apply")
                 options.progress?(offset + 1, commits.count)
             }
+            clock.report()
             summary.commitsChecked = commits.count
         } catch {
             throw InputError(kind: .unreadable, description: "\(path): \(error)")

@@ -18,6 +18,10 @@ struct BatchPlanner {
     private var batchVerdicts: [ContentAddress: Verdict] = [:]
     private var batchEntries: [Int64: WriteLogEntry] = [:]
     private var explicitReceipts: Set<ContentAddress> = []
+    /// Signature checks done up front on both cores: mandates (user, interface) and submitted verdicts
+    /// (under their consented manifest's operator), by ref.
+    private var mandateSignatures: [ContentAddress: (user: SignatureStatus, interface: SignatureStatus)] = [:]
+    private var verdictSignatures: [ContentAddress: (manifest: ContentAddress, status: SignatureStatus)] = [:]
 
     init(state: LedgerState, at: Instant) {
         self.state = state
@@ -30,6 +34,7 @@ struct BatchPlanner {
     /// the write log in input order.
     static func plan(_ items: [BatchItem], state: LedgerState, at: Instant) throws(AppendError) -> BatchPlan {
         var planner = BatchPlanner(state: state, at: at)
+        planner.checkSignaturesInParallel(items)
         for item in items {
             if case .profile(let profile) = item.content { try planner.addProfile(profile, source: item.source) }
         }
@@ -105,6 +110,39 @@ struct BatchPlanner {
         return planner.plan
     }
 
+    private mutating func checkSignaturesInParallel(_ items: [BatchItem]) {
+        let descriptor = state.descriptor
+        let mandates = items.compactMap { item -> Mandate? in
+            if case .mandate(let mandate) = item.content { return mandate }
+            return nil
+        }
+        for (mandate, statuses) in zip(
+            mandates,
+            parallelMap(
+                mandates,
+                { mandate in
+                    (
+                        mandate.userSignatureStatus,
+                        mandate.interfaceSignatureStatus(
+                            candidates: descriptor.countersigningKeys(for: mandate.authority))
+                    )
+                }))
+        {
+            mandateSignatures[mandate.ref] = (statuses.0, statuses.1)
+        }
+        let submitted = items.compactMap { item -> (Verdict, AuthorityManifest)? in
+            guard case .submission(let submission) = item.content, let manifest = try? submission.manifest() else {
+                return nil
+            }
+            return (submission.verdict, manifest)
+        }
+        for (pair, status) in zip(
+            submitted, parallelMap(submitted, { $0.0.signatureStatus(operatorKey: $0.1.operatorKey) }))
+        {
+            verdictSignatures[pair.0.ref] = (pair.1.hash, status)
+        }
+    }
+
     // MARK: - Files
 
     /// Adds a file unless the ledger or the batch already holds it; true when added.
@@ -152,14 +190,16 @@ struct BatchPlanner {
                 source: source, record: record, rule: "mandate.interface",
                 reason: "the mandate is for \(mandate.interface), this ledger is \(state.descriptor.interface)'s")
         }
-        guard mandate.userSignatureStatus == .valid else {
+        let checked = mandateSignatures[mandate.ref]
+        let userStatus = checked?.user ?? mandate.userSignatureStatus
+        guard userStatus == .valid else {
             throw AppendError(
                 source: source, record: record, rule: "mandate.userSignature",
-                reason: "signatures[0] is \(mandate.userSignatureStatus.rawValue) under the user key \(mandate.userKey)"
+                reason: "signatures[0] is \(userStatus.rawValue) under the user key \(mandate.userKey)"
             )
         }
         let candidates = state.descriptor.countersigningKeys(for: mandate.authority)
-        let countersignature = mandate.interfaceSignatureStatus(candidates: candidates)
+        let countersignature = checked?.interface ?? mandate.interfaceSignatureStatus(candidates: candidates)
         guard countersignature == .valid else {
             let reason: String
             switch countersignature {
@@ -214,7 +254,8 @@ struct BatchPlanner {
                     + "submission with its consentedManifest, or append the manifest")
         }
         let outcome: VerdictValidator.Outcome
-        switch VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: at) {
+        let presigned = verdictSignatures[verdict.ref].flatMap { $0.manifest == manifest.hash ? $0.status : nil }
+        switch VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: at, signature: presigned) {
         case .success(let result): outcome = result
         case .failure(let rejection):
             throw AppendError(

@@ -98,6 +98,8 @@ public enum Ledger {
                 try repository.attachInMemoryObjects()
                 let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
                     files: plan.files, parent: tip, message: plan.commitMessage, time: at)
+                // After the commit is published: merging packs is housekeeping, never part of the append's safety.
+                _ = try? repository.consolidatePacks()
                 return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             } catch let error as GitError where isLostRace(error) {
                 backOff(attempt)

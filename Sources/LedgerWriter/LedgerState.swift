@@ -11,6 +11,8 @@ public final class LedgerState {
     public let signers: AllowedSigners
     public let trailers: LedgerTrailers
     public let commitTime: Int64
+    /// The tip's root tree (lookups start here, not at the commit).
+    let rootTree: ObjectID
 
     private var mandateCache: [ContentAddress: Mandate] = [:]
     private var manifestCache: [ContentAddress: AuthorityManifest] = [:]
@@ -23,6 +25,7 @@ public final class LedgerState {
         do {
             let commit = try repository.commit(tip)
             commitTime = commit.time
+            rootTree = commit.tree
             guard let trailers = LedgerTrailers(message: commit.message) else {
                 throw AppendError(
                     source: source, record: tip.hex, rule: "ledger.trailers",
@@ -62,7 +65,7 @@ public final class LedgerState {
 
     public func contains(_ path: String) throws(AppendError) -> Bool {
         do {
-            return try repository.entry(at: path, inCommit: tip) != nil
+            return try repository.entry(at: path, inTree: rootTree) != nil
         } catch {
             throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
         }
@@ -70,7 +73,8 @@ public final class LedgerState {
 
     public func file(_ path: String) throws(AppendError) -> [UInt8]? {
         do {
-            return try repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes)
+            guard let entry = try repository.entry(at: path, inTree: rootTree), entry.kind == .blob else { return nil }
+            return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
         } catch {
             throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
         }

@@ -47,11 +47,12 @@ public struct Mandate: Sendable {
         }
         signatures = decoded
         self.json = json
-        self.ref = SHA256.hash(CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey))
+        self.signingBytes = CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
+        self.ref = SHA256.hash(signingBytes)
     }
 
     /// The bytes both signatures cover (reference §2: the same bytes, not over the user signature).
-    public var signingBytes: [UInt8] { CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey) }
+    public let signingBytes: [UInt8]
 
     /// Whether `signatures[0]` verifies under the mandate's own user key.
     public var userSignatureStatus: SignatureStatus {

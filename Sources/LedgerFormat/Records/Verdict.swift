@@ -81,10 +81,12 @@ public struct Verdict: Sendable {
         isFinal = try fields.bool("final")
         signature = try SignatureEncoding.decode(try fields.string(Self.signatureKey), field: "$.signature")
         self.json = json
-        self.ref = SHA256.hash(CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey))
+        self.signingBytes = CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
+        self.ref = SHA256.hash(signingBytes)
     }
 
-    public var signingBytes: [UInt8] { CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey) }
+    /// The bytes the operator signature covers (canonical form without `signature`).
+    public let signingBytes: [UInt8]
 
     /// Whether the operator signature verifies under `operatorKey` (strict Ed25519).
     public func signatureStatus(operatorKey: Ed25519.PublicKey?) -> SignatureStatus {

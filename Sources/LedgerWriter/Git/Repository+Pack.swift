@@ -126,3 +126,74 @@ extension Repository {
         }
     }
 }
+
+extension Repository {
+    /// How many packs may accumulate before ``consolidatePacks()`` merges the small ones.
+    public static let packLimit = 8
+
+    /// Geometric consolidation: when more than ``packLimit`` packs exist, the smallest ones — every
+    /// pack not at least twice as large as all smaller packs together — are merged into one with
+    /// ``PackWriter``, then removed. Each object is rewritten O(log n) times over a ledger's life,
+    /// and lookups stay fast (libgit2 searches every pack index for every object).
+    /// - Returns: how many packs were merged (0 when none needed it).
+    @discardableResult
+    public func consolidatePacks() throws(GitError) -> Int {
+        let directory = gitDirectory + "objects/pack/"
+        var packs = Self.packNames(in: directory).compactMap { name -> (name: String, ids: [ObjectID])? in
+            guard let ids = Self.objectIDs(inIndex: directory + name + ".idx") else { return nil }
+            return (name, ids)
+        }
+        guard packs.count > Self.packLimit else { return 0 }
+        packs.sort { $0.ids.count < $1.ids.count }
+        var total = 0
+        var merge = 0
+        while merge < packs.count, merge < 2 || packs[merge].ids.count < 2 * total {
+            total += packs[merge].ids.count
+            merge += 1
+        }
+        guard merge >= 2 else { return 0 }
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var seen: Set<ObjectID> = []
+        var objects: [PackWriter.Object] = []
+        for pack in packs[..<merge] {
+            for id in pack.ids where seen.insert(id).inserted {
+                var object: OpaquePointer?
+                var oid = id.raw
+                try GitError.check(git_odb_read(&object, odb, &oid))
+                defer { git_odb_object_free(object) }
+                let size = git_odb_object_size(object)
+                let data =
+                    size == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: size))
+                objects.append(PackWriter.Object(id: id, type: git_odb_object_type(object), data: data))
+            }
+        }
+        let written: String
+        do {
+            written = try PackWriter.write(objects, into: directory)
+        } catch {
+            throw GitError.fail(error.description)
+        }
+        for pack in packs[..<merge] where pack.name != written {
+            unlink(directory + pack.name + ".idx")
+            unlink(directory + pack.name + ".pack")
+        }
+        try GitError.check(git_odb_refresh(odb))
+        return merge
+    }
+
+    /// The object ids a version-2 pack index lists, or nil for anything else.
+    static func objectIDs(inIndex path: String) -> [ObjectID]? {
+        guard let text = fopen(path, "rb") else { return nil }
+        defer { fclose(text) }
+        var header = [UInt8](repeating: 0, count: 8 + 256 * 4)
+        guard fread(&header, 1, header.count, text) == header.count, header[0..<4] == [0xFF, 0x74, 0x4F, 0x63],
+            header[7] == 2
+        else { return nil }
+        let count = header[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
+        var raw = [UInt8](repeating: 0, count: count * 20)
+        guard count == 0 || fread(&raw, 1, raw.count, text) == raw.count else { return nil }
+        return (0..<count).map { ObjectID(bytes: Array(raw[($0 * 20)..<($0 * 20 + 20)])) }
+    }
+}

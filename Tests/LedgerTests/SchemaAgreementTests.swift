@@ -222,6 +222,71 @@ struct SchemaAgreementTests {
         }
     }
 
+    /// The descriptor is not a record kind, but it has a schema too: the decoder and the outside
+    /// validator must agree on it as well.
+    @Test func descriptorSchemaAgreesWithItsDecoder() throws {
+        let scratch = ScratchDirectory()
+        let good = LedgerDescriptor(
+            ledgerId: "l", interface: "onym:component:app", appleAccount: .init(teamId: "T", apps: ["a", "b"]),
+            interfaceRootKey: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x0b))!.publicKey,
+            authorityKeys: [
+                "onym:component:x": [
+                    .init(epoch: 1, key: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x0c))!.publicKey)
+                ]
+            ])
+        var samples: [(String, JSONObject, Bool)] = [("descriptor", good.json, true)]
+        func broken(_ name: String, _ edit: (inout JSONObject) -> Void) {
+            var copy = good.json
+            edit(&copy)
+            samples.append((name, copy, false))
+        }
+        broken("descriptor-version-2") { $0.set("formatVersion", .integer(2)) }
+        broken("descriptor-unknown-field") { $0.set("note", .string("x")) }
+        broken("descriptor-no-keys") { $0.remove("interfaceKeys") }
+        broken("descriptor-duplicate-apps") {
+            $0.set(
+                "appleAccount",
+                .object(JSONObject([("teamId", .string("T")), ("apps", .array([.string("a"), .string("a")]))])))
+        }
+        broken("descriptor-epoch-zero") {
+            $0.set(
+                "interfaceKeys",
+                .object(
+                    JSONObject([
+                        (
+                            "authorities",
+                            .object(
+                                JSONObject([
+                                    (
+                                        "onym:component:x",
+                                        .array([
+                                            .object(
+                                                JSONObject([
+                                                    ("epoch", .integer(0)),
+                                                    ("key", .string(good.interfaceRootKey!.onymKey)),
+                                                ]))
+                                        ])
+                                    )
+                                ]))
+                        )
+                    ])))
+        }
+        var arguments: [String] = []
+        for (name, object, _) in samples {
+            let path = scratch.path(name + ".json")
+            try Data(CanonicalJSON.encode(object)).write(to: URL(fileURLWithPath: path))
+            arguments.append("ledger-descriptor=\(path)")
+        }
+        let script = Self.repositoryRoot.appendingPathComponent("scripts/validate-records.py").path
+        let result = runProcess("python3", [script] + arguments)
+        try #require(result.status == 0, "\(result.stderr)")
+        for ((name, object, valid), line) in zip(samples, result.stdout.split(separator: "\n")) {
+            let verdict = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            #expect(verdict["valid"] as? Bool == valid, "\(name): schema")
+            #expect(((try? LedgerDescriptor(json: object)) != nil) == valid, "\(name): decoder")
+        }
+    }
+
     @Test func shapesAreRecognizedWithoutAKind() throws {
         for sample in Self.corpus() where sample.shouldBeValid {
             let object = try CanonicalJSON.parse(sample.bytes)

@@ -74,13 +74,7 @@ public struct VerificationSummary: Sendable {
         if let ledgerId { object.set("ledgerId", .string(ledgerId)) }
         if let interface { object.set("interface", .string(interface)) }
         if let appleAccount {
-            object.set(
-                "appleAccount",
-                .object(
-                    JSONObject([
-                        ("teamId", .string(appleAccount.teamId)),
-                        ("apps", .array(appleAccount.apps.map { .string($0) })),
-                    ])))
+            object.set("appleAccount", .object(appleAccount.json))
         } else {
             object.set("appleAccount", .null)
         }

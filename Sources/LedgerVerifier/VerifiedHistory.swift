@@ -94,18 +94,12 @@ public final class VerifiedHistory {
         if let mandateIndex { return mandateIndex }
         var byUser: [String: [Mandate]] = [:]
         var byBinding: [String: [Mandate]] = [:]
-        if let root = try? repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: tip) {
-            for first in (try? repository.treeEntries(root.id)) ?? [] where first.kind == .tree {
-                for second in (try? repository.treeEntries(first.id)) ?? [] where second.kind == .tree {
-                    for leaf in (try? repository.treeEntries(second.id)) ?? [] where leaf.kind == .blob {
-                        guard let bytes = try? repository.readBlob(leaf.id, limit: Limits.maxRecordBytes),
-                            let mandate = try? Mandate(json: try CanonicalJSON.parse(bytes))
-                        else { continue }
-                        byUser[mandate.userKey, default: []].append(mandate)
-                        byBinding[mandate.deviceBinding, default: []].append(mandate)
-                    }
-                }
-            }
+        for entry in (try? repository.recordEntries(.mandate, inCommit: tip)) ?? [] {
+            guard let bytes = try? repository.readBlob(entry.id, limit: Limits.maxRecordBytes),
+                let mandate = try? Mandate(json: try CanonicalJSON.parse(bytes))
+            else { continue }
+            byUser[mandate.userKey, default: []].append(mandate)
+            byBinding[mandate.deviceBinding, default: []].append(mandate)
         }
         mandateIndex = (byUser, byBinding)
         return (byUser, byBinding)

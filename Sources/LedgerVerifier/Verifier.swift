@@ -218,53 +218,41 @@ public enum Verifier {
     private static func records(_ kind: LedgerLayout.StoredKind, at commit: ObjectID, repository: Repository) throws
         -> [[UInt8]]
     {
-        guard let root = try repository.entry(at: kind.rawValue, inCommit: commit) else { return [] }
-        var found: [[UInt8]] = []
-        for first in try repository.treeEntries(root.id) where first.kind == .tree {
-            for second in try repository.treeEntries(first.id) where second.kind == .tree {
-                for leaf in try repository.treeEntries(second.id)
-                where leaf.kind == .blob && leaf.name.hasSuffix(".json") {
-                    found.append(try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes))
-                }
-            }
+        try repository.recordEntries(kind, inCommit: commit).map { (entry: TreeEntry) throws(GitError) in
+            try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
         }
-        return found
     }
 
     /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the
     /// replay's state when a run resumes from a checkpoint).
     private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
     {
-        var facts: [String: [VerdictFact]] = [:]
-        guard let root = try repository.entry(at: LedgerLayout.StoredKind.receipt.rawValue, inCommit: commit) else {
-            return [:]
+        let root = try repository.commit(commit).tree
+        func record(_ path: String) throws -> [UInt8]? {
+            guard let entry = try repository.entry(at: path, inTree: root), entry.kind == .blob else { return nil }
+            return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
         }
+        var facts: [String: [VerdictFact]] = [:]
+        var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for first in try repository.treeEntries(root.id) where first.kind == .tree {
-            for second in try repository.treeEntries(first.id) where second.kind == .tree {
-                for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
-                    let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(try repository.readBlob(leaf.id)))
-                    guard
-                        let verdictBytes = try repository.blob(
-                            at: LedgerLayout.recordPath(.verdict, receipt.verdictRef), inCommit: commit)
-                    else { continue }
-                    let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
-                    guard
-                        let mandateBytes = try repository.blob(
-                            at: LedgerLayout.recordPath(.mandate, verdict.mandateRef), inCommit: commit)
-                    else { continue }
-                    let mandate = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
-                    if manifests[mandate.manifestHash] == nil,
-                        let bytes = try repository.blob(
-                            at: LedgerLayout.recordPath(.manifest, mandate.manifestHash), inCommit: commit)
-                    {
-                        manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: bytes)
-                    }
-                    let fact = VerdictFact(
-                        verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
-                    facts[fact.deviceBinding, default: []].append(fact)
-                }
+        for bytes in try records(.receipt, at: commit, repository: repository) {
+            let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
+            guard let verdictBytes = try record(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) else { continue }
+            let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
+            if mandates[verdict.mandateRef] == nil,
+                let mandateBytes = try record(LedgerLayout.recordPath(.mandate, verdict.mandateRef))
+            {
+                mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
             }
+            guard let mandate = mandates[verdict.mandateRef] else { continue }
+            if manifests[mandate.manifestHash] == nil,
+                let manifestBytes = try record(LedgerLayout.recordPath(.manifest, mandate.manifestHash))
+            {
+                manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
+            }
+            let fact = VerdictFact(
+                verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
+            facts[fact.deviceBinding, default: []].append(fact)
         }
         return facts
     }
@@ -288,19 +276,10 @@ public enum Verifier {
     }
 
     private static func mandatedBindings(at commit: ObjectID, repository: Repository) throws -> Set<String> {
-        var bindings: Set<String> = []
-        guard let root = try repository.entry(at: LedgerLayout.StoredKind.mandate.rawValue, inCommit: commit) else {
-            return []
-        }
-        for first in try repository.treeEntries(root.id) where first.kind == .tree {
-            for second in try repository.treeEntries(first.id) where second.kind == .tree {
-                for leaf in try repository.treeEntries(second.id) where leaf.kind == .blob {
-                    let object = try CanonicalJSON.parse(try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes))
-                    if let binding = object["deviceBinding"]?.stringValue { bindings.insert(binding) }
-                }
-            }
-        }
-        return bindings
+        Set(
+            try records(.mandate, at: commit, repository: repository).compactMap { bytes in
+                try CanonicalJSON.parse(bytes)["deviceBinding"]?.stringValue
+            })
     }
 
     private static func trustFingerprints(_ root: TrustRoot) -> [String] {

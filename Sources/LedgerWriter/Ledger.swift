@@ -75,19 +75,7 @@ public enum Ledger {
     {
         for attempt in 1...maxAttempts {
             do {
-                let repository = try Repository.open(path)
-                guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
-                    throw AppendError(
-                        source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
-                }
-                let state = try LedgerState(repository: repository, tip: tip)
-                guard state.signers.contains(signingKey.publicKey) else {
-                    throw AppendError(
-                        source: path, rule: "signingKey.notAllowed",
-                        reason:
-                            "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)"
-                    )
-                }
+                let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
                 var timer = PhaseTimer()
                 let plan = try BatchPlanner.plan(items, state: state, at: at)
                 timer.lap("validate")
@@ -125,19 +113,7 @@ public enum Ledger {
     ) throws(AppendError) -> ObjectID? {
         for attempt in 1...maxAttempts {
             do {
-                let repository = try Repository.open(path)
-                guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
-                    throw AppendError(
-                        source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
-                }
-                let state = try LedgerState(repository: repository, tip: tip)
-                guard state.signers.contains(signingKey.publicKey) else {
-                    throw AppendError(
-                        source: path, rule: "signingKey.notAllowed",
-                        reason:
-                            "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)"
-                    )
-                }
+                let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
                 var signers = state.signers
                 for key in add { signers.add(key) }
                 for key in remove {
@@ -178,6 +154,23 @@ public enum Ledger {
     }
 
     // MARK: - Helpers
+
+    /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit.
+    private static func openForWriting(_ path: String, signingKey: Ed25519.PrivateKey) throws
+        -> (Repository, ObjectID, LedgerState)
+    {
+        let repository = try Repository.open(path)
+        guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
+            throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
+        }
+        let state = try LedgerState(repository: repository, tip: tip)
+        guard state.signers.contains(signingKey.publicKey) else {
+            throw AppendError(
+                source: path, rule: "signingKey.notAllowed",
+                reason: "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)")
+        }
+        return (repository, tip, state)
+    }
 
     private static func isLostRace(_ error: GitError) -> Bool {
         error.code == .modified || error.code == .exists || error.code == .locked

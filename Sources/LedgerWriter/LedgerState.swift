@@ -137,21 +137,13 @@ public final class LedgerState {
     /// Every record of one stored kind at the tip (for the small kinds: status attempts, compromise
     /// reports, manifests).
     public func allRecords(_ kind: LedgerLayout.StoredKind) throws(AppendError) -> [[UInt8]] {
-        var records: [[UInt8]] = []
         do {
-            guard let root = try repository.entry(at: kind.rawValue, inCommit: tip) else { return [] }
-            for first in try repository.treeEntries(root.id) where first.kind == .tree {
-                for second in try repository.treeEntries(first.id) where second.kind == .tree {
-                    for leaf in try repository.treeEntries(second.id)
-                    where leaf.kind == .blob && leaf.name.hasSuffix(".json") {
-                        records.append(try repository.readBlob(leaf.id, limit: Limits.maxRecordBytes))
-                    }
-                }
+            return try repository.recordEntries(kind, inCommit: tip).map { (entry: TreeEntry) throws(GitError) in
+                try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
             }
         } catch {
             throw AppendError(source: repository.path, record: kind.rawValue, rule: "git", reason: error.description)
         }
-        return records
     }
 
     /// Whether some mandate in the ledger names `binding` (through the local ``BindingCache``).

@@ -19,6 +19,10 @@ public struct LedgerDescriptor: Sendable, Equatable {
             self.teamId = teamId
             self.apps = apps
         }
+
+        public var json: JSONObject {
+            JSONObject([("teamId", .string(teamId)), ("apps", .array(apps.map { .string($0) }))])
+        }
     }
 
     /// A rotated per-authority countersigning key (epoch ≥ 1).
@@ -110,13 +114,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
         ])
         if let profile { object.set("profile", .string(profile.hex)) }
         if let appleAccount {
-            object.set(
-                "appleAccount",
-                .object(
-                    JSONObject([
-                        ("teamId", .string(appleAccount.teamId)),
-                        ("apps", .array(appleAccount.apps.map { .string($0) })),
-                    ])))
+            object.set("appleAccount", .object(appleAccount.json))
         }
         var keys = JSONObject()
         if let interfaceRootKey { keys.set("root", .string(interfaceRootKey.onymKey)) }

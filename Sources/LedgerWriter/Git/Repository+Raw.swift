@@ -46,12 +46,17 @@ extension Repository {
     /// Writes an object of type `commit` with exactly these bytes (headers, signatures and message
     /// as given). The corresponding C function is `git_odb_write`.
     public func writeRawCommit(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        try writeRawObject(bytes, type: GIT_OBJECT_COMMIT)
+    }
+
+    /// Writes `bytes` as an object of `type`, unvalidated. The corresponding C function is `git_odb_write`.
+    func writeRawObject(_ bytes: [UInt8], type: git_object_t) throws(GitError) -> ObjectID {
         var odb: OpaquePointer?
         try GitError.check(git_repository_odb(&odb, pointer))
         defer { git_odb_free(odb) }
         var oid = git_oid()
         let result = bytes.withUnsafeBytes { buffer in
-            git_odb_write(&oid, odb, buffer.baseAddress, buffer.count, GIT_OBJECT_COMMIT)
+            git_odb_write(&oid, odb, buffer.baseAddress, buffer.count, type)
         }
         try GitError.check(result)
         return ObjectID(oid)
@@ -82,14 +87,6 @@ extension Repository {
             bytes.append(0)
             bytes += entry.id.bytes
         }
-        var odb: OpaquePointer?
-        try GitError.check(git_repository_odb(&odb, pointer))
-        defer { git_odb_free(odb) }
-        var oid = git_oid()
-        let result = bytes.withUnsafeBytes { buffer in
-            git_odb_write(&oid, odb, buffer.baseAddress, buffer.count, GIT_OBJECT_TREE)
-        }
-        try GitError.check(result)
-        return ObjectID(oid)
+        return try writeRawObject(bytes, type: GIT_OBJECT_TREE)
     }
 }

@@ -16,4 +16,13 @@ static inline int CLibgit2_set_strict_object_creation(int enabled) {
 static inline int CLibgit2_set_cache_object_limit(git_object_t type, size_t limit) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, type, limit);
 }
+/// Caps how much of the pack files libgit2 keeps mapped at once (mapped pages count as resident memory).
+static inline int CLibgit2_set_mwindow_mapped_limit(size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, bytes);
+}
+
+/// Caps the object cache (trees) in bytes.
+static inline int CLibgit2_set_cache_max_size(ssize_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, bytes);
+}
 #endif

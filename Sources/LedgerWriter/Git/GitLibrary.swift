@@ -11,6 +11,9 @@ enum GitLibrary {
         // Records are read once per run: caching blobs only grew memory (491 MiB at 100k entries). Trees are
         // read again and again (a commit's old tree is the previous commit's new one): they stay cached.
         _ = CLibgit2_set_cache_object_limit(GIT_OBJECT_BLOB, 0)
+        // Bounded memory whatever the ledger's size (BENCHMARKS.md): 64 MiB of cached trees, 128 MiB of mapped packs.
+        _ = CLibgit2_set_cache_max_size(64 << 20)
+        _ = CLibgit2_set_mwindow_mapped_limit(128 << 20)
         return true
     }()
 

@@ -91,7 +91,7 @@ struct GateReconcileCLITests {
         #expect(result.stderr.contains("does not verify"))
     }
 
-    @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show"])
+    @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack"])
     func everyVerbHasHelp(_ verb: String) {
         let result = CLI.run([verb, "--help"])
         #expect(result.status == 0)

@@ -143,6 +143,16 @@ struct BatchPlanner {
         }
     }
 
+    /// Nothing a batch records may be dated after the batch itself (its commit time).
+    private func requireNotAfterBatch(
+        _ time: Instant, shown: String, field: String, rule: String, source: String, record: String
+    ) throws(AppendError) {
+        guard time <= at else {
+            throw AppendError(
+                source: source, record: record, rule: rule, reason: "\(field) \(shown) is after the batch time \(at)")
+        }
+    }
+
     // MARK: - Files
 
     /// Adds a file unless the ledger or the batch already holds it; true when added.
@@ -286,11 +296,10 @@ struct BatchPlanner {
             plan.counts.alreadyPresent += 1
             return
         }
-        guard receipt.receivedAt <= at else {
-            throw AppendError(
-                source: source, record: record, rule: "receipt.receivedAt",
-                reason: "receivedAt \(receipt.receivedAt) is after the batch time \(at)")
-        }
+        try requireNotAfterBatch(
+            receipt.receivedAt, shown: "\(receipt.receivedAt)", field: "receivedAt", rule: "receipt.receivedAt",
+            source: source,
+            record: record)
         var verdict = batchVerdicts[receipt.verdictRef]
         if verdict == nil, let bytes = try state.file(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) {
             do {
@@ -343,11 +352,10 @@ struct BatchPlanner {
                 source: source, record: record, rule: "statusAttempt.signature",
                 reason: "the signature verifies under no interface key the descriptor lists for \(attempt.authority)")
         }
-        guard attempt.attemptedAt <= at else {
-            throw AppendError(
-                source: source, record: record, rule: "statusAttempt.attemptedAt",
-                reason: "attemptedAt \(attempt.attemptedAt) is after the batch time \(at)")
-        }
+        try requireNotAfterBatch(
+            attempt.attemptedAt, shown: "\(attempt.attemptedAt)", field: "attemptedAt",
+            rule: "statusAttempt.attemptedAt", source: source,
+            record: record)
         batchAttempts[attempt.ref] = attempt
         if try addFile(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json)) {
             plan.counts.revocationRecords += 1
@@ -366,11 +374,10 @@ struct BatchPlanner {
                 source: source, record: record, rule: "compromiseReport.signature",
                 reason: "the report is not signed by the manifest's operator key")
         }
-        guard report.reportedAt <= at else {
-            throw AppendError(
-                source: source, record: record, rule: "compromiseReport.reportedAt",
-                reason: "reportedAt \(report.reportedAt) is after the batch time \(at)")
-        }
+        try requireNotAfterBatch(
+            report.reportedAt, shown: "\(report.reportedAt)", field: "reportedAt", rule: "compromiseReport.reportedAt",
+            source: source,
+            record: record)
         batchReports[report.ref] = report
         if try addFile(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json)) {
             plan.counts.revocationRecords += 1
@@ -386,11 +393,10 @@ struct BatchPlanner {
                 source: source, record: record, rule: "revocation.signature",
                 reason: "not signed by this ledger's interface key for \(revocation.authority)")
         }
-        guard revocation.determinedAt <= at else {
-            throw AppendError(
-                source: source, record: record, rule: "revocation.determinedAt",
-                reason: "determinedAt \(revocation.determinedAt) is after the batch time \(at)")
-        }
+        try requireNotAfterBatch(
+            revocation.determinedAt, shown: "\(revocation.determinedAt)", field: "determinedAt",
+            rule: "revocation.determinedAt", source: source,
+            record: record)
         func decodeAll<T>(_ kind: LedgerLayout.StoredKind, _ decode: (JSONObject) throws -> T) throws(AppendError)
             -> [T]
         {
@@ -462,11 +468,10 @@ struct BatchPlanner {
 
     private mutating func appendEntry(_ entry: WriteLogEntry, source: String) throws(AppendError) {
         let record = "sequence \(entry.sequence)"
-        guard entry.recordedAt <= at else {
-            throw AppendError(
-                source: source, record: record, rule: "entry.recordedAt",
-                reason: "recordedAt \(entry.recordedAtText) is after the batch time \(at)")
-        }
+        try requireNotAfterBatch(
+            entry.recordedAt, shown: "\(entry.recordedAtText)", field: "recordedAt", rule: "entry.recordedAt",
+            source: source,
+            record: record)
         var bound = batchMandates.values.contains { $0.deviceBinding == entry.deviceBinding }
         if !bound { bound = try state.hasMandate(forBinding: entry.deviceBinding) }
         guard bound else {

@@ -30,7 +30,7 @@ public struct BanState: Sendable, Equatable {
             verdictRef: verdict.ref.hex, verdict: verdict.json,
             authorityContact: verdict.authorityContact
                 ?? "\(verdict.authority) (see the authority's published manifest)",
-            banExpires: verdict.banExpires.map { _ in verdict.json["banExpires"]?.stringValue ?? "" },
+            banExpires: verdict.json["banExpires"]?.stringValue,
             appealUrl: verdict.appealUrl, newHolderUrl: verdict.newHolderUrl)
     }
 

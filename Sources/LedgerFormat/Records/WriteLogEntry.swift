@@ -29,17 +29,15 @@ public struct WriteLogEntry: Sendable, Equatable {
         guard sequence >= 1 else {
             throw LedgerFormatError(.invalidValue, "sequence starts at 1", path: "$.sequence")
         }
-        recordedAtText = try reader.string("recordedAt")
+        let request = try WriteRequest(reading: reader)
+        recordedAtText = request.recordedAt
         recordedAt = try Instant.parse(recordedAtText, field: "$.recordedAt")
-        deviceBinding = try reader.nonEmptyString("deviceBinding")
-        authorizedBy = try reader.nonEmptyString("authorizedBy")
-        caseOpen = try reader.bool("caseOpen")
-        banned = try reader.bool("banned")
-        outcome = try reader.string("outcome")
-        guard outcome == "ok" || outcome.hasPrefix("failed: ") else {
-            throw LedgerFormatError(.invalidValue, "outcome must be \"ok\" or \"failed: <reason>\"", path: "$.outcome")
-        }
-        fieldsWritten = try reader.optionalString("fieldsWritten")
+        deviceBinding = request.deviceBinding
+        authorizedBy = request.authorizedBy
+        caseOpen = request.caseOpen
+        banned = request.banned
+        outcome = request.outcome
+        fieldsWritten = request.fieldsWritten
         previousHash = try reader.string("previousHash")
         guard previousHash == Self.genesis || ContentAddress(hex: previousHash) != nil else {
             throw LedgerFormatError(

@@ -18,6 +18,13 @@ public struct WriteRequest: Sendable, Equatable {
     public init(json: JSONObject, path: String = "$") throws(LedgerFormatError) {
         let reader = FieldReader(json, path: path)
         try reader.rejectUnknownKeys(allowed: Self.fields)
+        try self.init(reading: reader)
+    }
+
+    /// Reads the request fields — the part of a write-log entry its chain hash covers — from `reader`
+    /// without judging other keys (``WriteLogEntry`` reads its entries through this, so the rules for
+    /// these fields live once).
+    init(reading reader: FieldReader) throws(LedgerFormatError) {
         recordedAt = try reader.string("recordedAt")
         _ = try reader.timestamp("recordedAt")
         deviceBinding = try reader.nonEmptyString("deviceBinding")

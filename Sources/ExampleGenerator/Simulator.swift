@@ -156,7 +156,7 @@ final class Simulator {
                 guard let mandate = mandates[user] else { continue }
                 let binding = mandate.deviceBinding
                 let known = facts[binding] ?? []
-                guard known.contains(where: { $0.receivedAt <= time }) else { continue }  // Apple's bits stand
+                guard known.contains(where: { $0.knownAt <= time }) else { continue }  // Apple's bits stand
                 let intended = DeviceFold.evaluate(known, revocations: revocations, at: time)
                 let current = deviceBits[device] ?? .clear
                 guard intended.bits != current else { continue }

@@ -109,5 +109,19 @@ struct ExampleLedgerTests {
             entries.contains {
                 $0.contains(String(gusBinding)) && $0.contains("\"recordedAt\":\"2026-07-01T10:01:00Z\"")
             })
+        // The logged rule names tell the README's story (issue 10): Lena's late ban is not executed and
+        // the clear is the deadline default's; Ivan's case, open when the civic panel's revocation took
+        // effect (07-24, before his 07-24T08:00 deadline), clears by the revocation.
+        func entry(of user: String, at recordedAt: String) -> String? {
+            let binding = try! String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+                .split(separator: "\n").first { $0.hasPrefix(user + "\t") }!.split(separator: "\t")[2]
+            return entries.first { $0.contains(String(binding)) && $0.contains("\"recordedAt\":\"\(recordedAt)\"") }
+        }
+        #expect(
+            entry(of: "lena", at: "2026-08-20T09:00:00Z")?.contains(#""authorizedBy":"decision-deadline-default""#)
+                == true)
+        #expect(
+            entry(of: "ivan", at: "2026-07-25T12:00:00Z")?.contains(#""authorizedBy":"designation-revocation""#) == true
+        )
     }
 }

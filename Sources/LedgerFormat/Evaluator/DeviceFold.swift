@@ -7,9 +7,9 @@ public enum DeviceFold {
         public let bits: DeviceBits
         /// What a write of ``bits`` at T is logged against: a verdictRef or an ``EvaluatorRule`` name.
         public let authorizedBy: String
-        /// The open cases (their open-case verdicts), oldest first.
+        /// The open cases (the open-case verdicts that opened them), in decision order.
         public let openCases: [VerdictFact]
-        /// The bans in force, in fold order; the last is the governing one.
+        /// The bans in force, in decision order; the last is the governing one.
         public let inForceBans: [VerdictFact]
         /// Which rules closed something (for explanations).
         public let appliedRules: [EvaluatorRule]
@@ -17,109 +17,66 @@ public enum DeviceFold {
         public var governingBan: VerdictFact? { inForceBans.last }
     }
 
-    /// Folds `facts` (the binding's verdicts, any order) at `time`.
+    /// Folds `facts` (the binding's verdicts, any order, duplicates allowed) at `time`; the rules are
+    /// numbered F1–F11 in docs/DECISIONS.md ("The fold, rule by rule").
     ///
-    /// 1. Only verdicts *received* by T count (their receipt, not their `decidedAt`).
-    /// 2. Verdicts of an authority whose designation was revoked, decided at or after the effective
-    ///    time, are not executed (``DesignationRevocation``).
-    /// 3. A case's open-case verdicts are superseded once any terminal verdict of the case arrived.
-    /// 4. The rest is walked by signed `decidedAt` (instant), ties open-case < ban < dismiss, then
-    ///    receipt order; duplicates by verdictRef count once.
-    /// 5. A terminal verdict decided after its case's decision deadline is not executed; an open case
-    ///    past its deadline with no terminal verdict closes (``DecisionDeadlineDefault``).
-    /// 6. A revocation closes the authority's open cases and clears its bans unless an external
-    ///    appellate survives.
+    /// * F1: only verdicts the vendor knows by T count — received, and decided (``VerdictFact/knownAt``);
+    ///   a verdict delivered twice counts once.
+    /// * F2: a revoked authority's verdicts decided at or after the revocation's effective time are
+    ///   not executed (``DesignationRevocation``).
+    /// * F3–F8: each case is folded on its own in decision order (``CaseHistory``).
+    /// * F11: the marks aggregate over cases; `authorizedBy` is the newest in-force ban, else the
+    ///   newest open case, else the latest step at or before T, else `reconciliation`.
     public static func evaluate(
         _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [], at time: Instant
     )
         -> Result
     {
-        let revoked = revocations.filter { $0.applies(at: time) }
-        var seen: Set<ContentAddress> = []
-        let visible = facts.filter { fact in
-            guard fact.receivedAt <= time, seen.insert(fact.ref).inserted else { return false }
-            return !revoked.contains { $0.authority == fact.authority && fact.decidedAt >= $0.effectiveAt }
+        var revokedAt: [String: Instant] = [:]
+        for revocation in revocations where revocation.applies(at: time) {
+            revokedAt[revocation.authority] = min(
+                revokedAt[revocation.authority] ?? revocation.effectiveAt, revocation.effectiveAt)
         }
-        let terminalCases = Set(visible.filter { $0.disposition != .openCase }.map(\.caseId))
-        var firstOpenCase: [String: VerdictFact] = [:]
-        for fact in visible where fact.disposition == .openCase {
-            if let existing = firstOpenCase[fact.caseId], Self.precedes(existing, fact) { continue }
-            firstOpenCase[fact.caseId] = fact
-        }
-        let ordered = visible.sorted(by: Self.precedes)
+        let ordered = knownVerdicts(facts, revokedAt: revokedAt, at: time).sorted(by: Self.precedes)
 
-        var openOrder: [String] = []
-        var open: [String: VerdictFact] = [:]
-        var bans: [String: VerdictFact] = [:]
-        var banOrder: [String] = []
-        var lastStep: (time: Instant, label: String)?
+        var cases: [VerdictFact.CaseKey: [CaseHistory.Ordered]] = [:]
+        var caseOrder: [VerdictFact.CaseKey] = []
+        for (order, fact) in ordered.enumerated() {
+            if cases[fact.caseKey] == nil { caseOrder.append(fact.caseKey) }
+            cases[fact.caseKey, default: []].append(CaseHistory.Ordered(fact: fact, order: order))
+        }
+        var openCases: [CaseHistory.Ordered] = []
+        var inForce: [CaseHistory.Ordered] = []
+        var latestStep: FoldStep?
         var applied: [EvaluatorRule] = []
-
-        for fact in ordered {
-            switch fact.disposition {
-            case .openCase:
-                guard !terminalCases.contains(fact.caseId) else { continue }  // superseded
-                if open[fact.caseId] == nil {
-                    open[fact.caseId] = fact
-                    openOrder.append(fact.caseId)
-                }
-                lastStep = (fact.decidedAt, fact.ref.hex)
-            case .dismiss:
-                if DecisionDeadlineDefault.isLate(fact, openCase: firstOpenCase[fact.caseId]) { continue }
-                open[fact.caseId] = nil
-                bans[fact.caseId] = nil
-                lastStep = (fact.decidedAt, fact.ref.hex)
-            case .ban:
-                if DecisionDeadlineDefault.isLate(fact, openCase: firstOpenCase[fact.caseId]) { continue }
-                open[fact.caseId] = nil
-                lastStep = (fact.decidedAt, fact.ref.hex)
-                if fact.isBanExpired(at: time) {
-                    bans[fact.caseId] = nil
-                    lastStep = (fact.decidedAt, EvaluatorRule.expiry.rawValue)
-                } else if fact.isBanInForce(at: time) {
-                    bans[fact.caseId] = fact
-                    banOrder.removeAll { $0 == fact.caseId }
-                    banOrder.append(fact.caseId)
-                }
-            }
+        for key in caseOrder {
+            let history = CaseHistory(cases[key]!, revokedAt: revokedAt[key.authority], at: time)
+            if let opener = history.openedBy { openCases.append(opener) }
+            if let ban = history.banInForce { inForce.append(ban) }
+            if let last = history.steps.max(), latestStep == nil || latestStep! < last { latestStep = last }
+            for rule in history.appliedRules where !applied.contains(rule) { applied.append(rule) }
         }
-        // Decision-deadline default: still-open cases whose deadline passed.
-        for caseId in openOrder {
-            guard let fact = open[caseId], let deadline = fact.decisionDeadline, deadline <= time else { continue }
-            open[caseId] = nil
-            if !applied.contains(.decisionDeadlineDefault) { applied.append(.decisionDeadlineDefault) }
-            if lastStep == nil || deadline >= lastStep!.time {
-                lastStep = (deadline, EvaluatorRule.decisionDeadlineDefault.rawValue)
-            }
-        }
-        // Designation revocation.
-        for revocation in revoked {
-            var changed = false
-            for (caseId, fact) in open where fact.authority == revocation.authority {
-                open[caseId] = nil
-                changed = true
-            }
-            for (caseId, fact) in bans where fact.authority == revocation.authority && fact.externalAppellate == nil {
-                bans[caseId] = nil
-                changed = true
-            }
-            if changed {
-                if !applied.contains(.designationRevocation) { applied.append(.designationRevocation) }
-                if lastStep == nil || revocation.effectiveAt >= lastStep!.time {
-                    lastStep = (revocation.effectiveAt, EvaluatorRule.designationRevocation.rawValue)
-                }
-            }
-        }
-
-        let openCases = openOrder.compactMap { open[$0] }
-        let inForce = banOrder.compactMap { bans[$0] }
+        openCases.sort { $0.order < $1.order }
+        inForce.sort { $0.order < $1.order }
         let bits = DeviceBits(caseOpen: !openCases.isEmpty, banned: !inForce.isEmpty)
-        // Reference: the newest in-force ban's ref; else the newest open case's ref; else the last step.
         let authorizedBy =
-            inForce.last?.ref.hex ?? openCases.last?.ref.hex ?? lastStep?.label ?? EvaluatorRule.reconciliation.rawValue
+            inForce.last?.fact.ref.hex ?? openCases.last?.fact.ref.hex ?? latestStep?.label
+            ?? EvaluatorRule.reconciliation.rawValue
         return Result(
-            bits: bits, authorizedBy: authorizedBy, openCases: openCases, inForceBans: inForce,
+            bits: bits, authorizedBy: authorizedBy, openCases: openCases.map(\.fact), inForceBans: inForce.map(\.fact),
             appliedRules: applied)
+    }
+
+    /// F1 and F2: the verdicts known at `time`, each once (its earliest receipt), without those a
+    /// revoked authority decided from the revocation's effective time on.
+    static func knownVerdicts(_ facts: [VerdictFact], revokedAt: [String: Instant], at time: Instant) -> [VerdictFact] {
+        var byRef: [ContentAddress: VerdictFact] = [:]
+        for fact in facts where fact.knownAt <= time {
+            if let revoked = revokedAt[fact.authority], fact.decidedAt >= revoked { continue }
+            if let seen = byRef[fact.ref], seen.receivedAt <= fact.receivedAt { continue }
+            byRef[fact.ref] = fact
+        }
+        return Array(byRef.values)
     }
 
     /// Fold order: signed `decidedAt`, then open-case < ban < dismiss, then receipt order, then ref.

@@ -63,7 +63,7 @@ public enum GateEvaluator {
 
     public static func answer(_ input: Input, lookup: Lookup) -> Answer {
         let intended = DeviceFold.evaluate(input.facts, revocations: input.revocations, at: input.at)
-        let hasVerdicts = input.facts.contains { $0.receivedAt <= input.at }
+        let hasVerdicts = input.facts.contains { $0.knownAt <= input.at }
         // Reference §4.3 step 4: effective bits are the intended ones once any verdict exists, else Apple's.
         let effective = hasVerdicts ? intended.bits : input.appleBits
         let write = hasVerdicts && intended.bits != input.appleBits ? intended.bits : nil

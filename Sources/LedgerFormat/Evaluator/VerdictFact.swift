@@ -14,7 +14,8 @@ public struct VerdictFact: Sendable, Equatable {
     /// When the vendor received the verdict (its receipt): the fold only sees verdicts received by T.
     public let receivedAt: Instant
     /// For an open-case verdict: when the case must be decided — the verdict's own signed
-    /// `decisionDeadline`, else `decidedAt` + the class's `decisionDeadline` from the consented manifest.
+    /// `decisionDeadline`, else `decidedAt` + the class's `decisionDeadline` from the consented manifest;
+    /// never before the verdict's own `decidedAt` (a deadline cannot pass before the case opened).
     public let decisionDeadline: Instant?
     /// The consented manifest's `appellate`: an external forum (`onym:component:…`, not the issuing
     /// authority) is the successor-of-record that keeps a ban alive after designation revocation.
@@ -35,7 +36,7 @@ public struct VerdictFact: Sendable, Equatable {
         accusedKeys = verdict.accusedKeys
         if verdict.disposition == .openCase {
             if let signed = verdict.decisionDeadline {
-                decisionDeadline = signed
+                decisionDeadline = max(signed, verdict.decidedAt)
             } else if let terms = manifest?.violationClass(verdict.classId) {
                 decisionDeadline = verdict.decidedAt.adding(days: terms.decisionDeadlineDays)
             } else {
@@ -51,16 +52,27 @@ public struct VerdictFact: Sendable, Equatable {
         }
     }
 
-    /// Reference §4.3: "in force" = executeAfter present and ≤ T, and not expired.
-    public func isBanInForce(at time: Instant) -> Bool {
-        guard disposition == .ban, let executeAfter, executeAfter <= time else { return false }
-        return !isBanExpired(at: time)
+    /// When a ban takes effect: its `executeAfter` (reference §4.3 "in force = executeAfter ≤ T"), but
+    /// never before it was decided (validation lets `executeAfter` sit up to a second before
+    /// `decidedAt`). Nil for other dispositions and for a ban without `executeAfter` (never executes).
+    public var banStartsAt: Instant? {
+        guard disposition == .ban, let executeAfter else { return nil }
+        return max(executeAfter, decidedAt)
     }
 
-    /// "Expired" = banExpires present and ≤ T (absent: permanent).
-    public func isBanExpired(at time: Instant) -> Bool {
-        guard let banExpires else { return false }
-        return banExpires <= time
+    /// When the vendor may act on the verdict: once it has both received it and the signed decision
+    /// time has come (docs/DECISIONS.md, "a verdict counts from the later of its receipt and its
+    /// decision").
+    public var knownAt: Instant { max(receivedAt, decidedAt) }
+
+    /// The case this verdict belongs to: case ids are the authority's, so two authorities' cases
+    /// never mix.
+    public var caseKey: CaseKey { CaseKey(authority: authority, caseId: caseId) }
+
+    /// A case, named by its authority and the authority's case id.
+    public struct CaseKey: Hashable, Sendable {
+        public let authority: String
+        public let caseId: String
     }
 }
 

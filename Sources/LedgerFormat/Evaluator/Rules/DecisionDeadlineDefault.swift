@@ -4,23 +4,21 @@
 /// > deadline is dismissal with the case mark cleared. "A blown decision deadline is a dismissal,
 /// > never a sweep interval in which a late ban remains possible."
 ///
-/// The interface applies it itself, without waiting for the authority's sweep: an open case whose
-/// deadline (the open-case verdict's signed `decisionDeadline`, else its `decidedAt` + the class's
-/// `decisionDeadline`) has passed at T with no terminal verdict *decided* by then is closed. A ban of
-/// that case decided after the deadline is a late ban and is not executed (docs/DECISIONS.md).
+/// The interface applies it itself, without waiting for the authority's sweep. The deadline of a case
+/// is fixed by the open-case verdict that opened it: its own signed `decisionDeadline`, else its
+/// `decidedAt` + the class's `decisionDeadline` (docs/DECISIONS.md, rules F4–F7):
+///
+/// * a case with no terminal verdict decided by its deadline is closed at the deadline, and
+///   `authorizedBy` names this rule for as long as nothing later governs the binding;
+/// * a verdict of such a case decided after the deadline is not executed — neither a late ban nor a
+///   late dismissal, which would otherwise take the default's name;
+/// * a case decided in time stays an ordinary case: reversals, re-bans and later bans execute, however
+///   long after the deadline they are decided. A case reopened by a later open-case verdict gets that
+///   verdict's deadline, and its default only clears the case-open mark.
 public enum DecisionDeadlineDefault {
     public static let rule = EvaluatorRule.decisionDeadlineDefault
 
-    /// Whether an open case opened by `openCase` has defaulted at `time`, given the terminal
-    /// verdicts of the same case that were received by then.
-    public static func hasDefaulted(_ openCase: VerdictFact, terminals: [VerdictFact], at time: Instant) -> Bool {
-        guard let deadline = openCase.decisionDeadline, deadline <= time else { return false }
-        return !terminals.contains { $0.decidedAt <= deadline }
-    }
-
-    /// Whether `terminal` was decided after its case had already defaulted (a late ban or dismissal).
-    public static func isLate(_ terminal: VerdictFact, openCase: VerdictFact?) -> Bool {
-        guard let deadline = openCase?.decisionDeadline else { return false }
-        return terminal.decidedAt > deadline
-    }
+    /// Whether `deadline` had passed when something was decided at `decidedAt`. A verdict decided at
+    /// the deadline instant is in time.
+    public static func isBlown(_ deadline: Instant, by decidedAt: Instant) -> Bool { deadline < decidedAt }
 }

@@ -1,0 +1,39 @@
+/// One effect on a device binding's marks, placed on the time line: what the fold reports as
+/// `authorizedBy` when no ban is in force and no case is open (the latest step at or before T).
+///
+/// Steps at the same instant happen in a fixed order (docs/DECISIONS.md, "The fold, rule by rule",
+/// rule F9): verdict decisions first (in decision order), then bans taking effect, then bans ending
+/// by expiry, then decision-deadline defaults, then designation revocations.
+public struct FoldStep: Comparable, Sendable {
+    public enum Kind: Int, Sendable, Comparable {
+        case decision = 0
+        case banStart = 1
+        case banExpiry = 2
+        case deadlineDefault = 3
+        case revocation = 4
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public let instant: Instant
+    public let kind: Kind
+    /// The decision-order position of the verdict the step belongs to (0 for a revocation).
+    public let order: Int
+    /// A verdictRef (hex) or an ``EvaluatorRule`` name.
+    public let label: String
+
+    public init(instant: Instant, kind: Kind, order: Int, label: String) {
+        self.instant = instant
+        self.kind = kind
+        self.order = order
+        self.label = label
+    }
+
+    public static func < (lhs: FoldStep, rhs: FoldStep) -> Bool {
+        (lhs.instant, lhs.kind, lhs.order) < (rhs.instant, rhs.kind, rhs.order)
+    }
+
+    public static func == (lhs: FoldStep, rhs: FoldStep) -> Bool {
+        (lhs.instant, lhs.kind, lhs.order) == (rhs.instant, rhs.kind, rhs.order)
+    }
+}

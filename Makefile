@@ -12,7 +12,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz vectors example
+.PHONY: run test deps build format lint fuzz vectors example oracle
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -74,6 +74,15 @@ lint:
 vectors:
 	python3 scripts/make-canonical-vectors.py
 	python3 scripts/make-ed25519-vectors.py
+
+## The fold against its independent oracle, long (make test runs a short, fixed-seed budget):
+##   make oracle ORACLE_SEQUENCES=100000 LOOP_SEQUENCES=1000 ORACLE_SEED=971237
+ORACLE_SEQUENCES ?= 100000
+LOOP_SEQUENCES ?= 1000
+ORACLE_SEED ?= 971237
+oracle: deps
+	ONYM_ORACLE_SEQUENCES=$(ORACLE_SEQUENCES) ONYM_CLOSED_LOOP_SEQUENCES=$(LOOP_SEQUENCES) ONYM_ORACLE_SEED=$(ORACLE_SEED) \
+	  $(SWIFT) test --filter 'OracleTests|ClosedLoopTests'
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

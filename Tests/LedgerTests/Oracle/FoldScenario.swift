@@ -172,11 +172,16 @@ struct FoldScenarioGenerator {
         return Self.origin.adding(seconds: Int64(hours * 3600 + seconds))
     }
 
-    mutating func scenario(name: String) -> FoldScenario {
+    /// - Parameters:
+    ///   - authorities: which fixture authorities may decide cases.
+    ///   - withRevocations: whether a designation revocation may occur.
+    mutating func scenario(name: String, authorities: [String] = ["A", "B"], withRevocations: Bool = true)
+        -> FoldScenario
+    {
         var verdicts: [FoldScenario.VerdictSpec] = []
         let caseCount = 1 + below(3)
         for caseNumber in 0..<caseCount {
-            let authority = chance(75) ? "A" : "B"
+            let authority = authorities.count == 1 || chance(75) ? authorities[0] : authorities[1]
             let caseId = "case-\(caseNumber)"
             var decided = instant(within: 6)
             for _ in 0..<(1 + below(4)) {
@@ -208,7 +213,7 @@ struct FoldScenarioGenerator {
             }
         }
         var revocations: [FoldScenario.RevocationSpec] = []
-        if chance(20) {
+        if withRevocations && chance(20) {
             var effective = instant(within: 10)
             if chance(50) {  // at the very instant something else happens
                 let facts = FoldScenario(name: name, verdicts: verdicts).facts().facts

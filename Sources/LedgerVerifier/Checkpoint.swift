@@ -1,13 +1,10 @@
 public import LedgerFormat
 public import LedgerWriter
 
-/// What a successful `verify` remembers, locally, so the next run re-checks only what is new.
-///
-/// Stored in the repository's git directory (`onym-ledger/verified.json`), never in a ref, so it is
-/// never pushed or cloned: it is the auditor's own memory, not the vendor's claim.
+/// What a successful `verify` remembers so the next run re-checks only what is new: the verified tip
+/// and the totals and replay state to continue from. Kept in the auditor's state (``AuditorState``),
+/// never in the repository.
 public struct Checkpoint: Sendable, Equatable {
-    public static let relativePath = "onym-ledger/verified.json"
-
     public var tip: ObjectID
     public var trust: [String]
     public var commits: Int

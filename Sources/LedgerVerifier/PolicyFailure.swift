@@ -3,18 +3,57 @@ public import LedgerWriter
 
 /// One rule a ledger breaks: which policy, where (commit, path, record) and why (STYLE.md guideline 8).
 public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
+    /// What a finding says about the ledger (docs/VERIFY.md, "Two kinds of findings").
+    public enum Kind: String, Sendable {
+        /// The history is not what the key holders published: forged, rewritten, malformed. `REJECTED`.
+        case integrity
+        /// The history is authentic and shows the vendor broke the rules. `VERIFIED WITH FINDINGS`.
+        case conduct
+    }
+
+    /// For a conduct finding about a write: which entry, when, what was written and what the rules gave.
+    public struct WriteDetail: Sendable, Equatable {
+        public let sequence: Int64
+        public let recordedAt: Instant
+        public let binding: String
+        public let written: String
+        public let rulesGive: String
+
+        public init(sequence: Int64, recordedAt: Instant, binding: String, written: String, rulesGive: String) {
+            self.sequence = sequence
+            self.recordedAt = recordedAt
+            self.binding = binding
+            self.written = written
+            self.rulesGive = rulesGive
+        }
+
+        public var json: JSONObject {
+            JSONObject([
+                ("sequence", .integer(sequence)), ("recordedAt", .string(recordedAt.rfc3339)),
+                ("deviceBinding", .string(binding)), ("written", .string(written)), ("rulesGive", .string(rulesGive)),
+            ])
+        }
+    }
+
     public let policy: String
+    public let kind: Kind
     public let commit: ObjectID?
     public let path: String?
     public let record: String?
     public let reason: String
+    public let write: WriteDetail?
 
-    public init(policy: String, commit: ObjectID?, path: String? = nil, record: String? = nil, reason: String) {
+    public init(
+        policy: String, kind: Kind = .integrity, commit: ObjectID?, path: String? = nil, record: String? = nil,
+        reason: String, write: WriteDetail? = nil
+    ) {
         self.policy = policy
+        self.kind = kind
         self.commit = commit
         self.path = path
         self.record = record
         self.reason = reason
+        self.write = write
     }
 
     /// `Policy: commit path [record]: reason` — the policy name first.
@@ -27,73 +66,13 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var json: JSONObject {
-        var object = JSONObject([("policy", .string(policy)), ("reason", .string(reason))])
+        var object = JSONObject([
+            ("policy", .string(policy)), ("kind", .string(kind.rawValue)), ("reason", .string(reason)),
+        ])
         if let commit { object.set("commit", .string(commit.hex)) }
         if let path { object.set("path", .string(path)) }
         if let record { object.set("record", .string(record)) }
+        if let write { object.set("write", .object(write.json)) }
         return object
-    }
-}
-
-/// What a verification run saw, verified or not.
-public struct VerificationSummary: Sendable {
-    public var commits = 0
-    /// Commits checked in this run (fewer than ``commits`` for an incremental run).
-    public var commitsChecked = 0
-    public var recordsByKind: [String: Int] = [:]
-    public var writeEntries: Int64 = 0
-    public var signaturesChecked = 0
-    /// Bytes of record files read and checked in this run.
-    public var bytesChecked = 0
-    public var firstCommitTime: Int64?
-    public var lastCommitTime: Int64?
-    public var tip: ObjectID?
-    public var logHead = WriteLogEntry.genesis
-    public var ledgerId: String?
-    public var interface: String?
-    public var appleAccount: LedgerDescriptor.AppleAccount?
-    public var signers: [String] = []
-    /// The commit an incremental run started after, if any.
-    public var resumedFrom: ObjectID?
-
-    public var json: JSONObject {
-        var object = JSONObject([
-            ("commits", .integer(Int64(commits))), ("commitsChecked", .integer(Int64(commitsChecked))),
-            (
-                "records",
-                .object(
-                    JSONObject(recordsByKind.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
-            ),
-            ("writeEntries", .integer(writeEntries)), ("signaturesChecked", .integer(Int64(signaturesChecked))),
-            ("bytesChecked", .integer(Int64(bytesChecked))),
-            ("logHead", .string(logHead)), ("signers", .array(signers.map { .string($0) })),
-        ])
-        if let tip { object.set("tip", .string(tip.hex)) }
-        if let firstCommitTime { object.set("firstCommitAt", .string(Instant(seconds: firstCommitTime).rfc3339)) }
-        if let lastCommitTime { object.set("lastCommitAt", .string(Instant(seconds: lastCommitTime).rfc3339)) }
-        if let ledgerId { object.set("ledgerId", .string(ledgerId)) }
-        if let interface { object.set("interface", .string(interface)) }
-        if let appleAccount {
-            object.set("appleAccount", .object(appleAccount.json))
-        } else {
-            object.set("appleAccount", .null)
-        }
-        if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
-        return object
-    }
-}
-
-/// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
-public struct VerificationReport {
-    public let summary: VerificationSummary
-    public let failures: [PolicyFailure]
-    /// The verified history, when there were no failures.
-    public let history: VerifiedHistory?
-    public var isVerified: Bool { failures.isEmpty }
-
-    init(summary: VerificationSummary, failures: [PolicyFailure], history: VerifiedHistory? = nil) {
-        self.summary = summary
-        self.failures = failures
-        self.history = history
     }
 }

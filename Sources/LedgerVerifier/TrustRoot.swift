@@ -17,7 +17,14 @@ public struct TrustRoot: Sendable, Equatable {
     /// Parses the text of a `--trust` argument or of the file it names.
     public static func parse(_ text: String) throws(LedgerFormatError) -> TrustRoot {
         let trimmed = String(text.trimmingWhitespace)
-        if trimmed.hasPrefix("SHA256:"), !trimmed.contains(" "), !trimmed.contains("\n") {
+        if trimmed.hasPrefix("SHA256:") {
+            // OpenSSH's form: SHA256: and the unpadded base64 of 32 bytes (43 characters).
+            let digest = trimmed.dropFirst("SHA256:".count)
+            guard digest.count == 43, Base64.decode(String(digest) + "=")?.count == 32 else {
+                throw LedgerFormatError(
+                    .invalidSSHKey, "a key fingerprint is SHA256: and 43 base64 characters, as ssh-keygen -lf prints it"
+                )
+            }
             return TrustRoot(fingerprints: [trimmed])
         }
         if trimmed.hasPrefix(OpenSSHKey.keyType + " ") && !trimmed.contains("\n") {

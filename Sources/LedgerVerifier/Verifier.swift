@@ -12,16 +12,19 @@ public import LedgerWriter
 /// Signatures are checked on both cores; nothing spawns git or ssh-keygen.
 public enum Verifier {
     public struct Options: Sendable {
-        /// The pinned root of trust; nil to use the one a previous successful run remembered.
+        /// The pinned root of trust; nil to use the one remembered in the auditor's state.
         public var trustRoot: TrustRoot?
         /// The verification time (no commit may be dated after it).
         public var now: Instant
-        /// Start after this commit, which the auditor vouches was verified before.
+        /// Start after this commit: one the remembered state holds, or one whose allowed signers the
+        /// given root of trust admits.
         public var since: ObjectID?
-        /// Re-check only what is new since the remembered checkpoint (on by default).
-        public var useCheckpoint = true
-        /// Save a checkpoint after a successful run.
-        public var saveCheckpoint = true
+        /// The auditor's state folder (``AuditorState``); nil remembers nothing and resumes from nothing.
+        public var stateRoot: String?
+        /// Resume from the remembered tip (off for `--full`, which still keeps the remembered trust).
+        public var resume = true
+        /// Acknowledge reported rewrites and allow a new root of trust (`--forget`); recorded in the journal.
+        public var forget = false
         /// Called for every policy decision (`--explain`).
         public var diagnostic: (@Sendable (ReplayEvent) -> Void)?
         /// Called after each commit with (done, total) (progress on a terminal).
@@ -34,9 +37,10 @@ public enum Verifier {
         }
     }
 
-    /// Input that cannot be verified at all (not a repository, no branch, unreadable objects).
+    /// Input that cannot be verified at all (not a repository, no branch, unreadable objects), or a
+    /// request verify refuses (no trust, a trust that contradicts the remembered one, a bad `--since`).
     public struct InputError: Error, CustomStringConvertible, Sendable {
-        public enum Kind: Sendable { case noTrustRoot, unreadable, internalError }
+        public enum Kind: Sendable { case noTrustRoot, refused, unreadable, internalError }
         public let kind: Kind
         public let description: String
     }
@@ -44,60 +48,54 @@ public enum Verifier {
     public static func verify(path: String, options: Options) throws(InputError) -> VerificationReport {
         let repository: Repository
         let tip: ObjectID
+        let firstCommit: ObjectID
         do {
             repository = try Repository.open(path)
             guard let found = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw InputError(kind: .unreadable, description: "\(path): no \(LedgerLayout.branch); not a ledger")
             }
             tip = found
+            firstCommit = try repository.firstCommit(from: tip)
         } catch let error as InputError {
             throw error
         } catch {
             throw InputError(kind: .unreadable, description: "\(path): \(error)")
         }
-        let checkpointPath = repository.gitDirectory + Checkpoint.relativePath
-        let checkpoint = options.useCheckpoint ? loadCheckpoint(checkpointPath) : nil
-        guard let trustRoot = options.trustRoot ?? checkpoint.map({ TrustRoot(fingerprints: $0.trust) }) else {
-            throw InputError(
-                kind: .noTrustRoot,
-                description: """
-                    no root of trust: pin one with --trust (an ssh-ed25519 public key, an allowed-signers file, \
-                    or a SHA256: fingerprint of the key that signed the ledger's first commit)
-                    """)
-        }
+        var session = try AuditSession(
+            repository: repository, tip: tip, firstCommit: firstCommit, options: options)
+        let trustRoot = session.trustRoot
 
         var state = ReplayState(trustRoot: trustRoot, now: options.now)
         var summary = VerificationSummary()
-        var failures: [PolicyFailure] = []
+        var failures = session.standingFindings(tip: tip)
         var start: ObjectID?
         do {
             if let since = options.since {
-                start = since
-                try restore(&state, &summary, at: since, repository: repository, checkpoint: nil)
-            } else if let checkpoint, options.trustRoot == nil || checkpoint.trust == trustFingerprints(trustRoot) {
-                if try repository.isDescendant(tip, of: checkpoint.tip) {
-                    start = checkpoint.tip
-                    try restore(&state, &summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
-                } else {
+                try session.admitSince(since)
+                guard try repository.isDescendant(tip, of: since) else {
                     failures.append(
                         PolicyFailure(
                             policy: HistoryPolicy.name, commit: tip,
                             reason:
-                                "the tip does not descend from the verified tip \(checkpoint.tip.short): history was rewritten"
-                        ))
+                                "the tip \(tip.hex) does not descend from --since \(since.hex): history was rewritten"))
                     summary.tip = tip
                     return VerificationReport(summary: summary, failures: failures)
                 }
-            }
-            if let start, !(try repository.isDescendant(tip, of: start)) {
-                failures.append(
-                    PolicyFailure(
-                        policy: HistoryPolicy.name, commit: tip,
-                        reason: "the tip does not descend from \(start.short): history was rewritten"))
-                summary.tip = tip
-                return VerificationReport(summary: summary, failures: failures)
+                start = since
+                try restore(&state, &summary, at: since, repository: repository, checkpoint: nil)
+            } else if let checkpoint = session.rememberedCheckpoint {
+                if try repository.isDescendant(tip, of: checkpoint.tip) {
+                    if options.resume {
+                        start = checkpoint.tip
+                        try restore(
+                            &state, &summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
+                    }
+                } else if let finding = session.recordRewrite(of: checkpoint.tip, seen: tip) {
+                    failures.append(finding)
+                }
             }
             summary.resumedFrom = start
+            let signaturesBefore = summary.signaturesChecked
             let commits = try repository.history(from: tip, hiding: start)
             let clock = PhaseClock()
             let loader = CommitLoader(repository: repository, clock: clock)
@@ -116,6 +114,9 @@ public enum Verifier {
             }
             clock.report()
             summary.commitsChecked = commits.count
+            summary.signaturesCheckedThisRun = summary.signaturesChecked - signaturesBefore
+        } catch let error as InputError {
+            throw error
         } catch {
             throw InputError(kind: .unreadable, description: "\(path): \(error)")
         }
@@ -126,18 +127,22 @@ public enum Verifier {
         summary.interface = state.descriptor?.interface
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
-        if failures.isEmpty && options.saveCheckpoint {
+        let authentic = !failures.contains { $0.kind == .integrity }
+        if authentic {
             var checkpoint = Checkpoint(
-                tip: tip, trust: trustFingerprints(trustRoot), commits: summary.commits, logSize: state.logSize,
+                tip: tip, trust: session.trustFingerprints, commits: summary.commits, logSize: state.logSize,
                 logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
                 signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
                 profilePlatform: state.profilePlatform)
             checkpoint.lastWritten = state.lastWritten
             checkpoint.lastWriteTime = state.lastWriteTime
-            saveCheckpoint(checkpoint, at: checkpointPath)
+            try session.remember(checkpoint, compliant: failures.isEmpty)
         }
-        let history = failures.isEmpty ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
-        return VerificationReport(summary: summary, failures: failures, history: history)
+        let history = authentic ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
+        var report = VerificationReport(summary: summary, failures: failures, history: history)
+        report.evidence = session.evidence
+        report.stateFolder = session.folder
+        return report
     }
 
     // MARK: - Summary
@@ -280,21 +285,6 @@ public enum Verifier {
             try records(.mandate, at: commit, repository: repository).compactMap { bytes in
                 try CanonicalJSON.parse(bytes)["deviceBinding"]?.stringValue
             })
-    }
-
-    private static func trustFingerprints(_ root: TrustRoot) -> [String] {
-        (root.keys.map { OpenSSHKey.fingerprint($0) } + root.fingerprints).sorted()
-    }
-
-    private static func loadCheckpoint(_ path: String) -> Checkpoint? {
-        guard let text = try? String(contentsOfFileAtPath: path) else { return nil }
-        return try? Checkpoint(bytes: Array(text.utf8))
-    }
-
-    private static func saveCheckpoint(_ checkpoint: Checkpoint, at path: String) {
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        mkdir(directory, 0o755)
-        try? DurableFile.write(CanonicalJSON.encode(checkpoint.json), to: path)
     }
 }
 

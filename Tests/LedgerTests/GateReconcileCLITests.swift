@@ -88,7 +88,7 @@ struct GateReconcileCLITests {
         surgeon.append([], signing: Surgeon.Signing.none)
         let result = run(["gate", ledger, "--binding", FixtureLedger.bindings[1], "--at", "2026-08-20T00:00:00Z"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("does not verify"))
+        #expect(result.stderr.contains("the ledger is not authentic"))
     }
 
     @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack"])

@@ -91,9 +91,10 @@ struct RevocationTests {
         scenario.append(
             [scenario.writeRequests([("2026-08-12T03:00:00Z", "enrollment:device-1", ban.ref.hex, false, true, "ok")])],
             at: "2026-08-12T04:00:00Z")
-        let rejected = CLI.run(["verify", scenario.ledger, "--at", "2026-09-01T00:00:00Z"])
-        #expect(rejected.status == 1)
-        #expect(rejected.stdout.contains("WriteReplayPolicy"))
+        // An unauthorized write, honestly logged: authentic, with a conduct finding (exit 2).
+        let flagged = CLI.run(["verify", scenario.ledger, "--trust", trust, "--at", "2026-09-01T00:00:00Z"])
+        #expect(flagged.status == 2)
+        #expect(flagged.stdout.contains("WriteReplayPolicy"))
     }
 
     /// Trigger 2: unanswered signed status attempts spanning twice the longest decision deadline (P14D → 28 days).

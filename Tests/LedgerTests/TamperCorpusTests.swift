@@ -50,7 +50,7 @@ struct TamperCorpusTests {
         let ledger = Self.copyOfGood(scratch)
         let result = Self.verify(ledger)
         #expect(result.status == 0, "\(result.report) \(result.stderr)")
-        #expect((result.report["failures"] as? [Any])?.isEmpty == true)
+        #expect((result.report["findings"] as? [Any])?.isEmpty == true)
         let summary = try #require(result.report["summary"] as? [String: Any])
         #expect(summary["commits"] as? Int == 8)
         #expect(summary["writeEntries"] as? Int == 6)
@@ -70,18 +70,27 @@ struct TamperCorpusTests {
     func attackIsRejectedByItsPolicy(_ attack: TamperCorpus.Attack) throws {
         let scratch = ScratchDirectory()
         let ledger = Self.copyOfGood(scratch)
+        let state = ["--state", scratch.path("auditor-state")]
         if attack.afterCheckpoint {
-            #expect(Self.verify(ledger, extra: []).status == 0)
+            #expect(Self.verify(ledger, extra: state).status == 0)
         }
         let surgeon = try Surgeon(
             path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2, TamperCorpus.stranger])
         attack.mutate(surgeon)
-        let result = Self.verify(ledger, extra: attack.afterCheckpoint ? [] : ["--full"])
-        #expect(result.status == 1, "\(attack.name): exit \(result.status) \(result.stderr)")
-        let failures = (result.report["failures"] as? [[String: Any]]) ?? []
+        let result = Self.verify(ledger, extra: state + (attack.afterCheckpoint ? [] : ["--full"]))
+        // Integrity attacks are rejected (1); an authentic history showing misconduct verifies with findings (2).
+        #expect(result.status == (attack.conduct ? 2 : 1), "\(attack.name): exit \(result.status) \(result.stderr)")
+        #expect(
+            result.report["authentic"] as? Bool == attack.conduct,
+            "\(attack.name): \((result.report["findings"] as? [[String: Any]] ?? []).map { "\($0["policy"] ?? "") \($0["kind"] ?? ""): \($0["reason"] ?? "")" })"
+        )
+        let failures = (result.report["findings"] as? [[String: Any]]) ?? []
         let policies = Set(failures.compactMap { $0["policy"] as? String })
         #expect(
             policies.contains(attack.policy),
             "\(attack.name): got \(failures.map { "\($0["policy"] ?? ""): \($0["reason"] ?? "")" })")
+        let kinds = Set(
+            failures.filter { $0["policy"] as? String == attack.policy }.compactMap { $0["kind"] as? String })
+        #expect(kinds == [attack.conduct ? "conduct" : "integrity"], "\(attack.name)")
     }
 }

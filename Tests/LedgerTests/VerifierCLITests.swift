@@ -49,12 +49,14 @@ struct VerifierCLITests {
     @Test func secondRunAfterAnAppendChecksOnlyTheNewCommit() throws {
         let scratch = ScratchDirectory()
         let ledger = TamperCorpusTests.copyOfGood(scratch)
-        let first = CLI.run([
-            "verify", ledger, "--trust", TamperCorpusTests.trust, "--at", "2026-09-01T00:00:00Z", "--json",
-        ])
+        let state = ["--state", scratch.path("auditor-state")]
+        let first = CLI.run(
+            ["verify", ledger, "--trust", TamperCorpusTests.trust, "--at", "2026-09-01T00:00:00Z", "--json"] + state)
         #expect(first.status == 0)
         let firstTip = try #require((json(first.stdout)["summary"] as? [String: Any])?["tip"] as? String)
-        #expect(FileManager.default.fileExists(atPath: ledger + "/onym-ledger/verified.json"))
+        // The auditor's memory is in the state folder; the repository is untouched (no file, no ref).
+        #expect(FileManager.default.fileExists(atPath: scratch.path("auditor-state") + "/ledgers/fixture-ledger"))
+        #expect(!FileManager.default.fileExists(atPath: ledger + "/onym-ledger"))
         #expect(runProcess("git", ["--git-dir", ledger, "for-each-ref"]).stdout.split(separator: "\n").count == 1)
 
         _ = try Ledger.append(
@@ -65,7 +67,7 @@ struct VerifierCLITests {
                 ])
             ],
             signingKey: FixtureLedger.signer2, at: Instant.parse("2026-08-13T01:00:00Z")!)
-        let second = CLI.run(["verify", ledger, "--at", "2026-09-01T00:00:00Z", "--json"])
+        let second = CLI.run(["verify", ledger, "--at", "2026-09-01T00:00:00Z", "--json"] + state)
         #expect(second.status == 0, "\(second.stdout) \(second.stderr)")
         let summary = try #require(json(second.stdout)["summary"] as? [String: Any])
         #expect(summary["commitsChecked"] as? Int == 1)
@@ -74,15 +76,16 @@ struct VerifierCLITests {
         #expect(summary["writeEntries"] as? Int == 7)
 
         // --since names the starting commit explicitly.
-        let since = CLI.run([
-            "verify", ledger, "--trust", TamperCorpusTests.trust, "--since", firstTip, "--at", "2026-09-01T00:00:00Z",
-            "--json",
-        ])
+        let since = CLI.run(
+            [
+                "verify", ledger, "--trust", TamperCorpusTests.trust, "--since", firstTip, "--at",
+                "2026-09-01T00:00:00Z", "--json",
+            ] + state)
         #expect((json(since.stdout)["summary"] as? [String: Any])?["commitsChecked"] as? Int == 1)
         // --full checks everything again.
-        let full = CLI.run([
-            "verify", ledger, "--trust", TamperCorpusTests.trust, "--full", "--at", "2026-09-01T00:00:00Z", "--json",
-        ])
+        let full = CLI.run(
+            ["verify", ledger, "--trust", TamperCorpusTests.trust, "--full", "--at", "2026-09-01T00:00:00Z", "--json"]
+                + state)
         #expect((json(full.stdout)["summary"] as? [String: Any])?["commitsChecked"] as? Int == 9)
     }
 
@@ -109,7 +112,7 @@ struct VerifierCLITests {
         surgeon.append([.remove(path: TamperCorpus.verdictPath(0))], signing: Surgeon.Signing.none)
         let result = CLI.run(["verify", ledger, "--trust", TamperCorpusTests.trust, "--at", "2026-09-01T00:00:00Z"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("REJECTED fixture-ledger — 2 failure(s)"))
+        #expect(result.stdout.hasPrefix("REJECTED fixture-ledger — 2 integrity finding(s)"))
         #expect(result.stdout.contains("\nCommitSignaturePolicy: \(surgeon.tip.short): the commit is unsigned"))
         #expect(
             result.stdout.contains(

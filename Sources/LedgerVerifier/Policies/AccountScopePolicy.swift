@@ -7,6 +7,8 @@ import LedgerFormat
 /// outside the declared scope.
 public struct AccountScopePolicy: LedgerPolicy {
     public static let name = "AccountScopePolicy"
+    /// The write was made and logged: an authentic record of a write outside the declared scope.
+    public static let findingKind = PolicyFailure.Kind.conduct
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         let descriptor = state.descriptor(for: step)
@@ -16,7 +18,11 @@ public struct AccountScopePolicy: LedgerPolicy {
             guard let entry = file.entry, entry.fieldsWritten != nil else { return nil }
             return failure(
                 step, path: file.path, record: "sequence \(entry.sequence)",
-                "a write by a non-DeviceCheck writer (fieldsWritten) in an Apple account's ledger")
+                "a write by a non-DeviceCheck writer (fieldsWritten) in an Apple account's ledger",
+                write: PolicyFailure.WriteDetail(
+                    sequence: entry.sequence, recordedAt: entry.recordedAt, binding: entry.deviceBinding,
+                    written: "\(DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)) by \(entry.authorizedBy)",
+                    rulesGive: "no write outside the Apple DeviceCheck writer"))
         }
     }
 }

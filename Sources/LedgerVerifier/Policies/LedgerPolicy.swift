@@ -7,14 +7,23 @@ import LedgerWriter
 /// throws for a rule violation and never changes state. ``StandardLedgerPolicy`` runs them in order.
 public protocol LedgerPolicy: Sendable {
     static var name: String { get }
+    /// What this policy's findings say about the ledger (docs/VERIFY.md): integrity unless the
+    /// policy judges the vendor's conduct in an authentic history.
+    static var findingKind: PolicyFailure.Kind { get }
     func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure]
 }
 
 extension LedgerPolicy {
     public var name: String { Self.name }
+    public static var findingKind: PolicyFailure.Kind { .integrity }
 
-    func failure(_ step: CommitStep, path: String? = nil, record: String? = nil, _ reason: String) -> PolicyFailure {
-        PolicyFailure(policy: Self.name, commit: step.id, path: path, record: record, reason: reason)
+    func failure(
+        _ step: CommitStep, path: String? = nil, record: String? = nil, kind: PolicyFailure.Kind? = nil,
+        _ reason: String, write: PolicyFailure.WriteDetail? = nil
+    ) -> PolicyFailure {
+        PolicyFailure(
+            policy: Self.name, kind: kind ?? Self.findingKind, commit: step.id, path: path, record: record,
+            reason: reason, write: write)
     }
 }
 

@@ -3,6 +3,10 @@ import LedgerFormat
 
 /// Profile §6.1, reference §4.1: every verdict arrives with its receipt, and passes verdict
 /// validation against its mandate and consented manifest at the time the vendor received it.
+///
+/// A stored verdict that fails validation is a conduct finding: the authority signed it and the vendor
+/// accepted it, so the history is authentic, and the vendor broke the rules by accepting it. A verdict
+/// stored without its receipt is not what the writer publishes: an integrity finding.
 public struct VerdictValidationPolicy: LedgerPolicy {
     public static let name = "VerdictValidationPolicy"
 
@@ -24,7 +28,7 @@ public struct VerdictValidationPolicy: LedgerPolicy {
                 return nil
             case .failure(let rejection):
                 return failure(
-                    step, path: file.path, record: verdict.ref.hex,
+                    step, path: file.path, record: verdict.ref.hex, kind: .conduct,
                     "invalid when received at \(receipt.receivedAt): \(rejection)")
             }
         }

@@ -7,6 +7,8 @@ import LedgerWriter
 /// is an unauthorized write.
 public struct WriteReplayPolicy: LedgerPolicy {
     public static let name = "WriteReplayPolicy"
+    /// A logged write is a call the backend made: a wrong one is misconduct in an authentic history.
+    public static let findingKind = PolicyFailure.Kind.conduct
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var newFacts: [String: [VerdictFact]] = [:]
@@ -17,10 +19,15 @@ public struct WriteReplayPolicy: LedgerPolicy {
         for file in step.files {
             guard let entry = file.entry else { continue }
             let facts = (state.facts[entry.deviceBinding] ?? []) + (newFacts[entry.deviceBinding] ?? [])
-            if let reason = WriteReplay.unexplained(entry, facts: facts, revocations: state.revocations) {
+            if let mismatch = WriteReplay.check(entry, facts: facts, revocations: state.revocations) {
                 failures.append(
                     failure(
-                        step, path: file.path, record: "sequence \(entry.sequence)", "unauthorized write: \(reason)"))
+                        step, path: file.path, record: "sequence \(entry.sequence)",
+                        "unauthorized write: \(mismatch.reason)",
+                        write: PolicyFailure.WriteDetail(
+                            sequence: entry.sequence, recordedAt: entry.recordedAt, binding: entry.deviceBinding,
+                            written: "\(mismatch.requested) by \(entry.authorizedBy)",
+                            rulesGive: "\(mismatch.intended.bits) by \(mismatch.intended.authorizedBy)")))
             }
         }
         return failures

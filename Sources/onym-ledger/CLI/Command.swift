@@ -4,6 +4,8 @@ struct ExitCode: Equatable, Error {
     static let success = ExitCode(rawValue: 0)
     /// Verification failed, or a record has findings.
     static let rejected = ExitCode(rawValue: 1)
+    /// Authentic, but the history shows the vendor broke the rules (conduct findings): `verify`.
+    static let findings = ExitCode(rawValue: 2)
     /// EX_USAGE: bad arguments.
     static let usage = ExitCode(rawValue: 64)
     /// EX_DATAERR: input data that cannot be read or parsed, or a batch that is refused.

@@ -3,47 +3,51 @@ import LedgerFormat
 import LedgerVerifier
 import LedgerWriter
 
-/// Gate and reconcile accept only verified history (STYLE.md guideline 6): they verify first —
-/// incrementally when a checkpoint exists — and refuse a ledger that does not verify.
-enum VerifiedLedger {
-    static func trustRoot(_ arguments: inout Arguments) throws(CLIError) -> TrustRoot? {
-        guard let text = try arguments.option("--trust") else { return nil }
-        var source = text
-        if !text.hasPrefix("SHA256:"), !text.hasPrefix("ssh-ed25519 ") {
-            guard let data = FileManager.default.contents(atPath: text) else {
-                throw .usage("--trust \(text): not a key, a fingerprint, or a readable file")
-            }
-            source = String(decoding: data, as: UTF8.self)
-        }
-        do {
-            return try TrustRoot.parse(source)
-        } catch {
-            throw .usage("--trust \(text): \(error.reason)")
-        }
-    }
+/// Gate and reconcile accept only authentic history (STYLE.md guideline 6): they verify first —
+/// incrementally from the auditor's state — and refuse a ledger with integrity findings. A ledger
+/// whose history is authentic but shows the vendor breaking the rules (conduct findings) is evaluated,
+/// and the answer says so.
+struct VerifiedLedger {
+    let history: VerifiedHistory
+    let conductFindings: [PolicyFailure]
 
     /// Verifies at the wall-clock time (or `evaluationTime` if later): a dry run about the past must
     /// still accept commits made since then.
-    static func load(_ ledger: String, trust: TrustRoot?, evaluationTime: Instant) throws(CLIError) -> VerifiedHistory {
+    init(_ ledger: String, audit: AuditOptions, evaluationTime: Instant) throws(CLIError) {
         let wallClock = Instant(seconds: Int64(Date().timeIntervalSince1970))
+        var options = Verifier.Options(trustRoot: audit.trust, now: max(wallClock, evaluationTime))
+        options.stateRoot = audit.stateRoot
         let report: VerificationReport
         do {
-            report = try Verifier.verify(
-                path: ledger, options: Verifier.Options(trustRoot: trust, now: max(wallClock, evaluationTime)))
+            report = try Verifier.verify(path: ledger, options: options)
         } catch {
-            switch error.kind {
-            case .noTrustRoot: throw .usage(error.description)
-            case .unreadable: throw .data(error.description)
-            case .internalError: throw CLIError(message: error.description, exitCode: .internalError)
-            }
+            throw AuditOptions.cliError(error)
         }
         guard let history = report.history else {
-            let first = report.failures.first.map { "; first: \($0)" } ?? ""
+            let integrity = report.failures.filter { $0.kind == .integrity }
+            let first = integrity.first.map { "; first: \($0)" } ?? ""
             throw CLIError(
                 message:
-                    "the ledger does not verify (\(report.failures.count) failures\(first)); run 'onym-ledger verify'",
+                    "the ledger is not authentic (\(integrity.count) integrity findings\(first)); run 'onym-ledger verify'",
                 exitCode: .rejected)
         }
-        return history
+        self.history = history
+        conductFindings = report.conductFindings
+    }
+
+    /// One line for stderr when the history shows the vendor breaking the rules.
+    var conductNote: String? {
+        guard !conductFindings.isEmpty else { return nil }
+        return "note: the ledger is authentic but has \(conductFindings.count) conduct finding(s) "
+            + "(writes the rules do not authorize, or rules otherwise broken); run 'onym-ledger verify' for each"
+    }
+
+    /// The write-log entries a conduct finding names, by device binding (their sequences, oldest first).
+    var unauthorizedWrites: [String: [Int64]] {
+        var writes: [String: [Int64]] = [:]
+        for finding in conductFindings {
+            if let write = finding.write { writes[write.binding, default: []].append(write.sequence) }
+        }
+        return writes
     }
 }

@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerVerifier
 import LedgerWriter
 
 extension OnymLedger {
@@ -76,6 +77,7 @@ extension OnymLedger {
                 throw CLIError(error)
             }
             let counts = result.counts
+            let conduct = result.commit.flatMap { counts.entries > 0 ? conductFindings(of: $0) : nil } ?? []
             if json {
                 var object = JSONObject([
                     (
@@ -95,6 +97,7 @@ extension OnymLedger {
                     ("attempts", .integer(Int64(result.attempts))),
                 ])
                 object.set("commit", result.commit.map { .string($0.hex) } ?? .null)
+                object.set("conductFindings", .array(conduct.map { .object($0.json) }))
                 Output.json(object)
             } else if let commit = result.commit {
                 let already = counts.alreadyPresent > 0 ? "; \(counts.alreadyPresent) already present" : ""
@@ -104,7 +107,21 @@ extension OnymLedger {
             } else {
                 Output.out("nothing new: all \(counts.alreadyPresent) records are already in the ledger (no commit)")
             }
+            for finding in conduct {
+                Output.err("conduct finding (the write is logged, as every call must be): \(finding)")
+            }
             return .success
+        }
+
+        /// The conduct findings the new commit's writes create (a write the backend really made is
+        /// logged even when the rules do not authorize it): the verifier's own policies over the new
+        /// commit, from its parent, under the key that signed it.
+        private func conductFindings(of commit: ObjectID) -> [PolicyFailure]? {
+            guard let parent = try? Repository.open(ledger).commit(commit).parents.first else { return nil }
+            var options = Verifier.Options(trustRoot: TrustRoot(keys: [key.publicKey]), now: at.adding(seconds: 300))
+            options.since = parent
+            guard let report = try? Verifier.verify(path: ledger, options: options) else { return nil }
+            return report.conductFindings
         }
     }
 }

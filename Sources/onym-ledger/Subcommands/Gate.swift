@@ -20,7 +20,8 @@ extension OnymLedger {
                 --apple-bits is what Apple reports for the device (default: the ledger's last successful write).
                 --client simulates the app (profile §5.2): with --offline it serves the answer last obtained at
                 --last-success within the P3D grace, else neverChecked / offlineGraceExpired / clockRollback.
-                The ledger is verified first (incrementally); a ledger that does not verify is refused (exit 1).
+                The ledger is verified first (incrementally); a ledger that is not authentic is refused (exit 1); an
+                authentic ledger with conduct findings is answered, with a note on stderr ("conductFindings" in JSON).
                 """,
             options: [
                 OptionHelp(names: "--binding B", help: "The device binding to answer for."),
@@ -29,7 +30,7 @@ extension OnymLedger {
                     help: "The identity presenting the session (its newest mandate's binding)."),
                 OptionHelp(names: "--at RFC3339", help: "The gate time (required)."),
                 OptionHelp(names: "--apple-bits XX", help: "The device's DeviceCheck bits, bit1 then bit0."),
-                OptionHelp(names: "--trust KEY_OR_FILE", help: "Root of trust for the verification (as for verify)."),
+            ] + AuditOptions.help + [
                 OptionHelp(
                     names: "--client", help: "Simulate the client's derivation instead of the backend's answer."),
                 OptionHelp(names: "--last-success RFC3339", help: "Client: when the last check succeeded."),
@@ -43,7 +44,7 @@ extension OnymLedger {
         let user: String?
         let at: Instant
         let appleBits: DeviceBits?
-        let trust: TrustRoot?
+        let audit: AuditOptions
         let client: Bool
         let lastSuccess: Instant?
         let offline: Bool
@@ -66,7 +67,7 @@ extension OnymLedger {
             } else {
                 appleBits = nil
             }
-            trust = try VerifiedLedger.trustRoot(&arguments)
+            audit = try AuditOptions(parsing: &arguments)
             client = arguments.flag("--client")
             if let text = try arguments.option("--last-success") {
                 guard let instant = Instant.parse(text) else { throw .usage("--last-success must be RFC 3339") }
@@ -85,7 +86,8 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let history = try VerifiedLedger.load(ledger, trust: trust, evaluationTime: max(at, lastSuccess ?? at))
+            let verified = try VerifiedLedger(ledger, audit: audit, evaluationTime: max(at, lastSuccess ?? at))
+            let history = verified.history
             let resolvedBinding: String
             if let binding {
                 resolvedBinding = binding
@@ -94,7 +96,7 @@ extension OnymLedger {
                 guard let newest = mandates.max(by: { $0.acceptedAt < $1.acceptedAt }) else {
                     // Profile §5.2: no active mandate is not an operational answer; it routes to the consent gate.
                     return print(
-                        result: .checkRequired(.enrollmentLost), answer: nil, binding: nil,
+                        verified, result: .checkRequired(.enrollmentLost), answer: nil, binding: nil,
                         explanation:
                             "\(user!) holds no mandate in this ledger at \(at): the app routes to the consent gate.")
                 }
@@ -108,7 +110,8 @@ extension OnymLedger {
             guard client else {
                 let answer = backend(at: at)
                 return print(
-                    result: answer.result, answer: answer, binding: resolvedBinding, explanation: answer.explanation)
+                    verified, result: answer.result, answer: answer, binding: resolvedBinding,
+                    explanation: answer.explanation)
             }
             var state = ClientGate()
             if let lastSuccess { state.receive(backend(at: lastSuccess).result, generation: 1, at: lastSuccess) }
@@ -116,7 +119,7 @@ extension OnymLedger {
                 let answer = backend(at: at)
                 state.receive(answer.result, generation: 2, at: at)
                 return print(
-                    result: answer.result, answer: answer, binding: resolvedBinding,
+                    verified, result: answer.result, answer: answer, binding: resolvedBinding,
                     explanation: answer.explanation + " Next check due \(state.nextCheckDue!).")
             }
             let result = state.offlineAnswer(at: at)
@@ -130,14 +133,20 @@ extension OnymLedger {
             default:
                 why = "The backend is unreachable; within the P3D grace the app serves the answer of \(lastSuccess!)."
             }
-            return print(result: result, answer: nil, binding: resolvedBinding, explanation: why)
+            return print(verified, result: result, answer: nil, binding: resolvedBinding, explanation: why)
         }
 
-        private func print(result: GateResult, answer: GateEvaluator.Answer?, binding: String?, explanation: String)
+        private func print(
+            _ verified: VerifiedLedger, result: GateResult, answer: GateEvaluator.Answer?, binding: String?,
+            explanation: String
+        )
             -> ExitCode
         {
             if json {
-                var object = JSONObject([("result", .object(result.json)), ("explanation", .string(explanation))])
+                var object = JSONObject([
+                    ("result", .object(result.json)), ("explanation", .string(explanation)),
+                    ("conductFindings", .integer(Int64(verified.conductFindings.count))),
+                ])
                 if let binding { object.set("binding", .string(binding)) }
                 if let answer {
                     object.set("intended", .string(answer.intended.bits.description))
@@ -150,6 +159,7 @@ extension OnymLedger {
                 Output.json(object)
                 return .success
             }
+            if let note = verified.conductNote { Output.err(note) }
             Output.out(String(decoding: CanonicalJSON.encode(result.json), as: UTF8.self))
             Output.out(explanation)
             if let answer {

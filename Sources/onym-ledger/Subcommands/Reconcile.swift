@@ -15,21 +15,22 @@ extension OnymLedger {
                 rules intend at T, and the write the backend would make at the device's next session with its
                 authorizedBy. Overdue clears — bans that ended while the device still carries bit1 (profile §8.6)
                 — are marked. Nothing is written. Human output lists only bindings with a pending write unless
-                --all is given. The ledger is verified first (incrementally).
+                --all is given. The ledger is verified first (incrementally). On an authentic ledger with conduct
+                findings, every binding whose last write the rules do not authorize gets its corrective write, marked
+                with the entry it corrects.
                 """,
             options: [
                 OptionHelp(names: "--at RFC3339", help: "The reconciliation time (required)."),
                 OptionHelp(names: "--binding B", help: "Only this binding."),
                 OptionHelp(names: "--all", help: "List every binding, not only those with a pending write."),
-                OptionHelp(names: "--trust KEY_OR_FILE", help: "Root of trust for the verification (as for verify)."),
                 OptionHelp(names: "--json", help: "Print every row as JSON."),
-            ])
+            ] + AuditOptions.help)
 
         let ledger: String
         let at: Instant
         let binding: String?
         let all: Bool
-        let trust: TrustRoot?
+        let audit: AuditOptions
         let json: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
@@ -39,7 +40,7 @@ extension OnymLedger {
             self.at = at
             binding = try arguments.option("--binding")
             all = arguments.flag("--all")
-            trust = try VerifiedLedger.trustRoot(&arguments)
+            audit = try AuditOptions(parsing: &arguments)
             json = arguments.flag("--json")
             let rest = try arguments.positionals()
             guard rest.count == 1 else { throw .usage("reconcile takes one LEDGER") }
@@ -47,7 +48,10 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let history = try VerifiedLedger.load(ledger, trust: trust, evaluationTime: at)
+            let verified = try VerifiedLedger(ledger, audit: audit, evaluationTime: at)
+            let history = verified.history
+            let unauthorized = verified.unauthorizedWrites
+            if let note = verified.conductNote { Output.err(note) }
             let written = history.lastWritten(at: at)
             let bindings =
                 binding.map { [$0] }
@@ -66,6 +70,7 @@ extension OnymLedger {
                         ("at", .string(at.rfc3339)), ("bindings", .integer(Int64(rows.count))),
                         ("pendingWrites", .integer(Int64(pending.count))),
                         ("overdueClears", .integer(Int64(overdue.count))),
+                        ("conductFindings", .integer(Int64(verified.conductFindings.count))),
                         (
                             "rows",
                             .array(
@@ -78,6 +83,9 @@ extension OnymLedger {
                                     ])
                                     object.set("lastWritten", row.lastWritten.map { .string($0.description) } ?? .null)
                                     object.set("write", row.write.map { .string($0.description) } ?? .null)
+                                    object.set(
+                                        "correctsUnauthorizedWrites",
+                                        .array((unauthorized[row.binding] ?? []).map { .integer($0) }))
                                     return .object(object)
                                 })
                         ),
@@ -91,7 +99,10 @@ extension OnymLedger {
             for row in rows where all || row.write != nil || binding != nil {
                 let last = row.lastWritten?.description ?? "--"
                 let write = row.write?.description ?? "none"
-                let mark = row.isOverdueClear ? "  (overdue clear)" : ""
+                var mark = row.isOverdueClear ? "  (overdue clear)" : ""
+                if let entries = unauthorized[row.binding], row.write != nil {
+                    mark += "  (corrects unauthorized write \(entries.map { "#\($0)" }.joined(separator: ", ")))"
+                }
                 Output.out(
                     row.binding.padded(to: width) + last.padded(to: 6) + row.intended.bits.description.padded(to: 10)
                         + write.padded(to: 7) + row.intended.authorizedBy + mark)

@@ -8,61 +8,64 @@ extension OnymLedger {
     struct Verify: Command {
         static let configuration = CommandConfiguration(
             commandName: "verify",
-            abstract: "Verify a ledger offline: history, signatures, records, verdicts, the write-log chain.",
-            usage: "verify LEDGER [--trust KEY_OR_FILE] [--since COMMIT] [--at RFC3339] [--full] [--json] [--explain]",
+            abstract:
+                "Verify a ledger offline: history, signatures, records, verdicts, the write-log chain, the replay.",
+            usage:
+                "verify LEDGER [--trust KEY_OR_FILE] [--state DIR] [--since COMMIT] [--at RFC3339] [--full] [--forget] [--json] [--explain]",
             discussion: """
-                --trust pins the root of trust: an ssh-ed25519 public key (or .pub file), an allowed-signers file,
-                or a key fingerprint (SHA256:…). The first commit must be signed by it; every later commit by a key
-                its parent's keys/allowed_signers lists. Without --trust, the trust remembered by an earlier
-                successful run is used; with neither, verify refuses (exit 64).
-                After a successful run the verified tip is remembered in the repository's git directory (never in
-                a ref); the next run checks that the tip descends from it and re-checks only what is new. --since
-                does the same from a commit you name; --full re-checks everything.
-                Exit codes: 0 verified, 1 rejected (each failure printed on one line: policy, commit, path,
-                record, reason), 64 usage, 65 unreadable input, 70 internal error.
+                --trust pins the root of trust: the first commit must be signed by it, every later commit by a key
+                its parent's keys/allowed_signers lists. The auditor's state folder (--state, default
+                $XDG_STATE_HOME/onym-ledger or ~/.local/state/onym-ledger) remembers, per ledger, the root of trust,
+                the verified tip and a journal of every tip verified; nothing inside a repository is ever read as
+                trust. A later run without --trust uses the remembered root; a --trust that differs from it is
+                refused unless --forget is given (recorded in the journal). A tip that does not descend from the
+                remembered one is reported as a rewrite on every run, with evidence files (both signed commits and
+                a git bundle of the disowned history), until 'verify --forget'. --since COMMIT starts after a commit
+                the state holds or whose allowed signers include the --trust key; --full re-checks everything
+                (keeping the remembered root of trust).
+                Findings are integrity findings (the history is not what the key holders published: REJECTED) or
+                conduct findings (the history is authentic and shows the vendor breaking the rules: VERIFIED WITH
+                FINDINGS). At most 5 findings of one policy are printed; --json lists all.
+                Exit codes: 0 verified, 2 verified with conduct findings, 1 rejected, 64 usage or a refused
+                request, 65 unreadable input, 70 internal error.
+
+                EXAMPLES
+                  onym-ledger verify ledger.git --trust vendor.pub
+                  onym-ledger verify ledger.git                       # again later: only new commits
+                  onym-ledger verify ledger.git --full --json
+                  onym-ledger verify ledger.git --trust new-root.pub --forget
                 """,
-            options: [
-                OptionHelp(
-                    names: "--trust KEY_OR_FILE",
-                    help: "The root of trust (public key, allowed-signers file, SHA256: fingerprint)."),
+            options: AuditOptions.help + [
                 OptionHelp(
                     names: "--since COMMIT",
-                    help: "Check only commits after this one (it must be an ancestor of the tip)."),
+                    help: "Check only commits after this one (held by the state, or signed under --trust)."),
                 OptionHelp(names: "--at RFC3339", help: "The verification time (default: now)."),
-                OptionHelp(names: "--full", help: "Ignore the remembered checkpoint and check every commit."),
-                OptionHelp(names: "--json", help: "Print the summary and failures as one JSON document."),
+                OptionHelp(names: "--full", help: "Check every commit again (the remembered root of trust stays)."),
+                OptionHelp(
+                    names: "--forget",
+                    help: "Acknowledge reported rewrites and accept a new --trust; recorded in the state's journal."),
+                OptionHelp(names: "--json", help: "Print the summary and every finding as one JSON document."),
                 OptionHelp(names: "--explain", help: "Print every policy decision as it is made (on stderr)."),
             ])
 
+        /// Findings of one policy printed before the rest are counted.
+        static let findingsPerPolicy = 5
+
         let ledger: String
-        let trust: TrustRoot?
+        let audit: AuditOptions
         let since: String?
         let now: Instant
         let full: Bool
+        let forget: Bool
         let json: Bool
         let explain: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
-            if let text = try arguments.option("--trust") {
-                var source = text
-                if !text.hasPrefix("SHA256:"), !text.hasPrefix("ssh-ed25519 "),
-                    let data = FileManager.default.contents(atPath: text)
-                {
-                    source = String(decoding: data, as: UTF8.self)
-                } else if !text.hasPrefix("SHA256:"), !text.hasPrefix("ssh-ed25519 ") {
-                    throw .usage("--trust \(text): not a key, a fingerprint, or a readable file")
-                }
-                do {
-                    trust = try TrustRoot.parse(source)
-                } catch {
-                    throw .usage("--trust \(text): \(error.reason)")
-                }
-            } else {
-                trust = nil
-            }
+            audit = try AuditOptions(parsing: &arguments)
             since = try arguments.option("--since")
             now = try CommonOptions.batchTime(&arguments)
             full = arguments.flag("--full")
+            forget = arguments.flag("--forget")
             json = arguments.flag("--json")
             explain = arguments.flag("--explain")
             let rest = try arguments.positionals()
@@ -71,8 +74,10 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            var options = Verifier.Options(trustRoot: trust, now: now)
-            options.useCheckpoint = !full
+            var options = Verifier.Options(trustRoot: audit.trust, now: now)
+            options.stateRoot = audit.stateRoot
+            options.resume = !full
+            options.forget = forget
             if let since {
                 do {
                     options.since = try Repository.open(ledger).resolveCommit(since)
@@ -95,38 +100,50 @@ extension OnymLedger {
             do {
                 report = try Verifier.verify(path: ledger, options: options)
             } catch {
-                switch error.kind {
-                case .noTrustRoot: throw .usage(error.description)
-                case .unreadable: throw .data(error.description)
-                case .internalError: throw CLIError(message: error.description, exitCode: .internalError)
-                }
+                throw AuditOptions.cliError(error)
             }
             if json {
-                Output.json(
-                    JSONObject([
-                        ("verified", .bool(report.isVerified)), ("summary", .object(report.summary.json)),
-                        ("failures", .array(report.failures.map { .object($0.json) })),
-                    ]))
+                var object = JSONObject([
+                    ("verified", .bool(report.isVerified)), ("authentic", .bool(report.isAuthentic)),
+                    ("compliant", .bool(report.isCompliant)), ("summary", .object(report.summary.json)),
+                    ("findings", .array(report.failures.map { .object($0.json) })),
+                    ("evidence", .array(report.evidence.map { .string($0) })),
+                ])
+                object.set("stateFolder", report.stateFolder.map { .string($0) } ?? .null)
+                Output.json(object)
             } else {
                 Output.out(Self.human(report))
             }
-            return report.isVerified ? .success : .rejected
+            if !report.isAuthentic { return .rejected }
+            return report.isCompliant ? .success : .findings
         }
 
         static func human(_ report: VerificationReport) -> String {
             let summary = report.summary
+            let integrity = report.failures.filter { $0.kind == .integrity }
+            let conduct = report.conductFindings
             var lines: [String] = []
-            lines.append(
-                report.isVerified
-                    ? "VERIFIED \(summary.ledgerId ?? "")"
-                    : "REJECTED \(summary.ledgerId ?? "") — \(report.failures.count) failure(s)")
-            let checked = summary.resumedFrom.map { "; \(summary.commitsChecked) new since \($0.short)" } ?? ""
-            lines.append("  commits:      \(summary.commits)\(checked)")
+            let id = summary.ledgerId ?? ""
+            if !report.isAuthentic {
+                let also = conduct.isEmpty ? "" : ", \(conduct.count) conduct finding(s)"
+                lines.append("REJECTED \(id) — \(integrity.count) integrity finding(s)\(also)")
+            } else if !report.isCompliant {
+                lines.append(
+                    "VERIFIED WITH FINDINGS \(id) — authentic, but \(conduct.count) conduct finding(s): the vendor broke the rules"
+                )
+            } else {
+                lines.append("VERIFIED \(id)")
+            }
+            let incremental = summary.resumedFrom.map {
+                " (\(summary.commitsChecked) checked in this run, after \($0.short))"
+            }
+            lines.append("  commits:      \(summary.commits)\(incremental ?? "")")
             let records = summary.recordsByKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
                 separator: ", ")
             lines.append("  records:      \(records.isEmpty ? "none" : records)")
-            lines.append("  write log:    \(summary.writeEntries) entries, head \(summary.logHead.prefix(16))")
-            lines.append("  signatures:   \(summary.signaturesChecked) checked")
+            lines.append("  write log:    \(summary.writeEntries) entries, head \(summary.logHead)")
+            let signaturesNow = summary.resumedFrom == nil ? "" : " (\(summary.signaturesCheckedThisRun) in this run)"
+            lines.append("  signatures:   \(summary.signaturesChecked) checked\(signaturesNow)")
             if let first = summary.firstCommitTime, let last = summary.lastCommitTime {
                 lines.append("  time span:    \(Instant(seconds: first).rfc3339) … \(Instant(seconds: last).rfc3339)")
             }
@@ -138,8 +155,42 @@ extension OnymLedger {
                 lines.append("  Apple scope:  undeclared")
             }
             if !summary.signers.isEmpty { lines.append("  signers:      \(summary.signers.joined(separator: ", "))") }
-            for failure in report.failures { lines.append(failure.description) }
+            if let folder = report.stateFolder { lines.append("  state:        \(folder)") }
+            if !integrity.isEmpty {
+                lines.append("integrity findings (the history is not what the key holders published):")
+                lines += capped(integrity)
+            }
+            if !conduct.isEmpty {
+                lines.append("conduct findings (the history is authentic; the vendor broke the rules):")
+                lines += capped(conduct)
+            }
+            if !report.evidence.isEmpty {
+                lines.append("evidence (checkable with stock git and ssh-keygen):")
+                lines += report.evidence.map { "  \($0)" }
+            }
             return lines.joined(separator: "\n")
+        }
+
+        /// One line per finding, at most ``findingsPerPolicy`` per policy, then a count of the rest.
+        static func capped(_ findings: [PolicyFailure]) -> [String] {
+            var shown: [String: Int] = [:]
+            var hidden: [(policy: String, count: Int)] = []
+            var lines: [String] = []
+            for finding in findings {
+                let count = shown[finding.policy, default: 0]
+                shown[finding.policy] = count + 1
+                if count < findingsPerPolicy {
+                    lines.append(finding.description)
+                } else if let index = hidden.firstIndex(where: { $0.policy == finding.policy }) {
+                    hidden[index].count += 1
+                } else {
+                    hidden.append((finding.policy, 1))
+                }
+            }
+            for (policy, count) in hidden {
+                lines.append("… and \(count) more \(policy) finding(s); --json lists all")
+            }
+            return lines
         }
     }
 }

@@ -42,8 +42,6 @@ struct ClosedLoopTests {
     static func verify(_ path: String) throws -> VerificationReport {
         var options = Verifier.Options(
             trustRoot: TrustRoot(keys: [signer.publicKey]), now: Instant.parse("2027-01-01T00:00:00Z")!)
-        options.useCheckpoint = false
-        options.saveCheckpoint = false
         return try Verifier.verify(path: path, options: options)
     }
 

@@ -14,6 +14,8 @@ enum TamperCorpus {
         let policy: String
         /// Verify the good ledger first so the attack meets a remembered checkpoint.
         var afterCheckpoint = false
+        /// The finding is about the vendor's conduct in an authentic history (exit 2), not its integrity.
+        var conduct = false
         let mutate: @Sendable (Surgeon) -> Void
         var testDescription: String { name }
     }
@@ -356,13 +358,14 @@ enum TamperCorpus {
             let forged = forger.sign(object)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: verdictPath(1), id: s.blob(forged), mode: mode)]))
         },
-        Attack(name: "verdict with shifted banExpires (re-signed)", policy: "VerdictValidationPolicy") { s in
+        Attack(name: "verdict with shifted banExpires (re-signed)", policy: "VerdictValidationPolicy", conduct: true) {
+            s in
             var object = s.json(verdictPath(1))
             object.set("banExpires", .string("2030-01-01T00:00:00Z"))
             let resigned = FixtureLedger.authority.sign(object)
             let verdict = try! Verdict(json: resigned)
             let receipt = VerdictReceipt(
-                verdictRef: verdict.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:30:00Z")!)
+                verdictRef: verdict.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
             add(
                 s,
                 [
@@ -411,7 +414,7 @@ enum TamperCorpus {
         Attack(name: "verdict without a receipt", policy: "VerdictValidationPolicy") { s in
             s.rewrite(from: 2, edits: from(2, [.remove(path: receiptPath(2))]))
         },
-        Attack(name: "verdict received before it was decided", policy: "VerdictValidationPolicy") { s in
+        Attack(name: "verdict received before it was decided", policy: "VerdictValidationPolicy", conduct: true) { s in
             let early = VerdictReceipt(
                 verdictRef: verdicts[2].ref, status: .queued, receivedAt: Instant.parse("2026-08-09T00:00:00Z")!)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(2), id: s.blob(early.json), mode: mode)]))
@@ -522,16 +525,17 @@ enum TamperCorpus {
         Attack(name: "write for a device binding no mandate names", policy: "MandateScopePolicy") { s in
             appendEntries(s) { last in [write(7, after: last, binding: "enrollment:nobody")] }
         },
-        Attack(name: "write by an Android writer in an Apple ledger", policy: "AccountScopePolicy") { s in
+        Attack(name: "write by an Android writer in an Apple ledger", policy: "AccountScopePolicy", conduct: true) {
+            s in
             appendEntries(s) { last in [write(7, after: last, fieldsWritten: #"{"bitFirst":true}"#)] }
         },
-        Attack(name: "forged write: correct chain, wrong bits", policy: "WriteReplayPolicy") { s in
+        Attack(name: "forged write: correct chain, wrong bits", policy: "WriteReplayPolicy", conduct: true) { s in
             appendEntries(s) { last in [write(7, after: last, by: verdicts[0].ref.hex, caseOpen: false, banned: true)] }
         },
-        Attack(name: "write with the wrong authorizedBy", policy: "WriteReplayPolicy") { s in
+        Attack(name: "write with the wrong authorizedBy", policy: "WriteReplayPolicy", conduct: true) { s in
             appendEntries(s) { last in [write(7, after: last, by: "reconciliation", caseOpen: true, banned: false)] }
         },
-        Attack(name: "ban written on a device with no ban verdict", policy: "WriteReplayPolicy") { s in
+        Attack(name: "ban written on a device with no ban verdict", policy: "WriteReplayPolicy", conduct: true) { s in
             appendEntries(s) { last in
                 [
                     write(
@@ -540,7 +544,7 @@ enum TamperCorpus {
                 ]
             }
         },
-        Attack(name: "failed write of unauthorized bits", policy: "WriteReplayPolicy") { s in
+        Attack(name: "failed write of unauthorized bits", policy: "WriteReplayPolicy", conduct: true) { s in
             appendEntries(s) { last in
                 [
                     try! WriteLogEntry(

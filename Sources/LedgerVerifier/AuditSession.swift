@@ -1,0 +1,237 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// One `verify` run's dealings with the auditor's state (docs/VERIFY.md, "The auditor's state"):
+/// which root of trust applies, where the run may resume, which rewrites still stand, and what is
+/// remembered afterwards. Nothing here is read from the repository as trust.
+struct AuditSession {
+    let repository: Repository
+    let options: Verifier.Options
+    let store: AuditorState?
+    private(set) var remembered: AuditorState.Remembered?
+    let trustRoot: TrustRoot
+    let trustFingerprints: [String]
+    /// Evidence files named by this run's findings.
+    private(set) var evidence: [String] = []
+    var folder: String? { store?.folder }
+
+    init(repository: Repository, tip: ObjectID, firstCommit: ObjectID, options: Verifier.Options)
+        throws(Verifier.InputError)
+    {
+        self.repository = repository
+        self.options = options
+        let ledgerId =
+            (try? repository.blob(at: LedgerLayout.descriptorPath, inCommit: tip, limit: Limits.maxRecordBytes))
+            .flatMap { try? LedgerDescriptor(json: try CanonicalJSON.parse($0)).ledgerId } ?? "unnamed"
+        store = options.stateRoot.map { AuditorState(root: $0, ledgerId: ledgerId, firstCommit: firstCommit) }
+        do {
+            remembered = try store?.load()
+        } catch {
+            throw Verifier.InputError(kind: .unreadable, description: error.description)
+        }
+        let given = options.trustRoot.map(Self.fingerprints)
+        if let given, let known = remembered?.trust, given != known, !options.forget {
+            throw Verifier.InputError(
+                kind: .refused,
+                description: """
+                    --trust \(given.joined(separator: ",")) is not the root of trust remembered for this ledger \
+                    (\(known.joined(separator: ","))); nothing was checked. Run with --forget to replace the \
+                    remembered root (the change is recorded in \(store!.folder)/journal.jsonl)
+                    """)
+        }
+        guard let trust = options.trustRoot ?? remembered.map({ TrustRoot(fingerprints: $0.trust) }) else {
+            throw Verifier.InputError(
+                kind: .noTrustRoot,
+                description: """
+                    no root of trust: pin one with --trust (an ssh-ed25519 public key, an allowed-signers file, \
+                    or a SHA256: fingerprint of the key that signed the ledger's first commit)
+                    """)
+        }
+        trustRoot = trust
+        trustFingerprints = Self.fingerprints(trust)
+        if options.forget { try acknowledge() }
+    }
+
+    static func fingerprints(_ root: TrustRoot) -> [String] {
+        (root.keys.map { OpenSSHKey.fingerprint($0) } + root.fingerprints).sorted()
+    }
+
+    /// The remembered verified tip, when the trust in force is the one it was verified under.
+    var rememberedCheckpoint: Checkpoint? {
+        guard let remembered, remembered.trust == trustFingerprints else { return nil }
+        return remembered.checkpoint
+    }
+
+    // MARK: - Findings that stand until acknowledged
+
+    /// Rewrites reported before and histories of the same ledger id verified from another first
+    /// commit: reported on every run until `--forget`.
+    func standingFindings(tip: ObjectID) -> [PolicyFailure] {
+        guard let store else { return [] }
+        var findings = (remembered?.rewrites ?? []).map { rewrite in
+            PolicyFailure(
+                policy: HistoryPolicy.name, commit: rewrite.seenTip,
+                reason: """
+                    history was rewritten: \(rewrite.seenTip.hex) (seen \(rewrite.detectedAt.rfc3339)) does not \
+                    descend from the verified tip \(rewrite.rememberedTip.hex); evidence: \
+                    \(rewrite.evidence.joined(separator: ", ")); 'verify --forget' acknowledges it
+                    """)
+        }
+        let acknowledged = Set(remembered?.acknowledged ?? [])
+        for other in store.otherHistories() where !acknowledged.contains(other.firstCommit.hex) {
+            guard let tip = (try? other.state.load())??.checkpoint?.tip else { continue }
+            findings.append(
+                PolicyFailure(
+                    policy: HistoryPolicy.name, commit: tip,
+                    reason: """
+                        history was rewritten from its first commit: the ledger \(store.ledgerId) was verified here \
+                        from first commit \(other.firstCommit.hex) up to \(tip.hex) (state: \(other.state.folder)), \
+                        and now starts from \(store.firstCommit.hex); 'verify --forget' acknowledges it
+                        """))
+        }
+        return findings
+    }
+
+    /// Records a tip that does not descend from the remembered one: the journal entry, the evidence
+    /// files (both signed commits, and a git bundle of the disowned history while the repository still
+    /// holds it) and the standing finding.
+    mutating func recordRewrite(of rememberedTip: ObjectID, seen tip: ObjectID) -> PolicyFailure? {
+        guard let store else {
+            return PolicyFailure(
+                policy: HistoryPolicy.name, commit: tip,
+                reason: "the tip does not descend from the verified tip \(rememberedTip.hex): history was rewritten")
+        }
+        if remembered?.rewrites.contains(where: { $0.seenTip == tip && $0.rememberedTip == rememberedTip }) == true {
+            return nil  // already standing
+        }
+        var files: [String] = []
+        if let bytes = rememberedCommitBytes(rememberedTip) ?? (try? repository.rawCommit(rememberedTip)),
+            let path = try? store.saveEvidence(bytes, name: "\(rememberedTip.hex).commit")
+        {
+            files.append(path)
+        }
+        if let bytes = try? repository.rawCommit(tip),
+            let path = try? store.saveEvidence(bytes, name: "\(tip.hex).commit")
+        {
+            files.append(path)
+        }
+        if (try? repository.contains(rememberedTip)) == true,
+            let base = try? repository.mergeBase(rememberedTip, tip),
+            let bundle = try? repository.bundle(
+                tip: rememberedTip, excluding: base, refName: "refs/heads/disowned-\(rememberedTip.short)"),
+            let path = try? store.saveEvidence(bundle, name: "\(rememberedTip.hex).bundle")
+        {
+            files.append(path)
+        } else if (try? repository.contains(rememberedTip)) == true,
+            let bundle = try? repository.bundle(
+                tip: rememberedTip, excluding: nil, refName: "refs/heads/disowned-\(rememberedTip.short)"),
+            let path = try? store.saveEvidence(bundle, name: "\(rememberedTip.hex).bundle")
+        {
+            files.append(path)
+        }
+        let rewrite = AuditorState.Rewrite(
+            detectedAt: options.now, rememberedTip: rememberedTip, seenTip: tip, evidence: files)
+        remembered?.rewrites.append(rewrite)
+        try? store.journal(
+            JSONObject([
+                ("event", .string("rewrite")), ("at", .string(options.now.rfc3339)),
+                ("rememberedTip", .string(rememberedTip.hex)), ("seenTip", .string(tip.hex)),
+                ("evidence", .array(files.map { .string($0) })),
+            ]))
+        if let remembered { try? store.save(remembered) }
+        evidence += files
+        return PolicyFailure(
+            policy: HistoryPolicy.name, commit: tip,
+            reason: """
+                history was rewritten: the tip \(tip.hex) does not descend from the verified tip \
+                \(rememberedTip.hex); evidence: \(files.joined(separator: ", ")); 'verify --forget' acknowledges it
+                """)
+    }
+
+    // MARK: - --since
+
+    /// `--since C` is honoured only from a commit the remembered state holds (C is the remembered tip
+    /// or an ancestor of it), or one whose `keys/allowed_signers` the given root of trust admits.
+    func admitSince(_ since: ObjectID) throws(Verifier.InputError) {
+        if let checkpoint = rememberedCheckpoint, (try? repository.isDescendant(checkpoint.tip, of: since)) == true {
+            return
+        }
+        if options.trustRoot != nil,
+            let bytes = try? repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: since),
+            let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self)),
+            signers.keys.contains(where: trustRoot.admits)
+        {
+            return
+        }
+        throw Verifier.InputError(
+            kind: .refused,
+            description: """
+                --since \(since.hex): the remembered state does not hold this commit and the root of trust \
+                (\(trustFingerprints.joined(separator: ","))) is not among its allowed signers; nothing was checked
+                """)
+    }
+
+    // MARK: - Remembering
+
+    /// After an authentic run: journal the tip (with its signed commit object) and remember it as the
+    /// verified tip — unless a rewrite stands, which keeps the remembered tip until `--forget`.
+    mutating func remember(_ checkpoint: Checkpoint, compliant: Bool) throws(Verifier.InputError) {
+        guard let store else { return }
+        var state = remembered ?? AuditorState.Remembered(trust: trustFingerprints)
+        state.trust = trustFingerprints
+        do {
+            if state.checkpoint?.tip != checkpoint.tip {
+                var event = JSONObject([
+                    ("event", .string("verified")), ("at", .string(options.now.rfc3339)),
+                    ("tip", .string(checkpoint.tip.hex)), ("compliant", .bool(compliant)),
+                    ("trust", .array(trustFingerprints.map { .string($0) })),
+                ])
+                if let bytes = try? repository.rawCommit(checkpoint.tip) {
+                    event.set("commit", .string(Base64.encode(bytes)))
+                }
+                try store.journal(event)
+            }
+            if state.rewrites.isEmpty { state.checkpoint = checkpoint }
+            try store.save(state)
+        } catch {
+            throw Verifier.InputError(kind: .unreadable, description: error.description)
+        }
+        remembered = state
+    }
+
+    /// `--forget`: acknowledge standing rewrites and other histories, accept the given root of trust,
+    /// and say so in the journal. The run then checks the whole history from the root of trust.
+    private mutating func acknowledge() throws(Verifier.InputError) {
+        guard let store else { return }
+        var state = remembered ?? AuditorState.Remembered(trust: trustFingerprints)
+        let others = store.otherHistories().map(\.firstCommit.hex)
+        do {
+            try store.journal(
+                JSONObject([
+                    ("event", .string("forget")), ("at", .string(options.now.rfc3339)),
+                    ("previousTrust", .array((remembered?.trust ?? []).map { .string($0) })),
+                    ("trust", .array(trustFingerprints.map { .string($0) })),
+                    ("previousTip", remembered?.checkpoint.map { .string($0.tip.hex) } ?? .null),
+                    ("acknowledgedRewrites", .array(state.rewrites.map { .object($0.json) })),
+                    ("acknowledgedHistories", .array(others.map { .string($0) })),
+                ]))
+        } catch {
+            throw Verifier.InputError(kind: .unreadable, description: error.description)
+        }
+        // The remembered tip no longer binds this run (the journal keeps it): check everything again.
+        state.checkpoint = nil
+        state.trust = trustFingerprints
+        state.rewrites = []
+        state.acknowledged = Array(Set(state.acknowledged + others)).sorted()
+        remembered = state
+    }
+
+    /// The signed commit object the journal recorded for `tip`, if any.
+    private func rememberedCommitBytes(_ tip: ObjectID) -> [UInt8]? {
+        for event in (store?.journalEvents() ?? []).reversed() {
+            guard event["tip"]?.stringValue == tip.hex, let text = event["commit"]?.stringValue else { continue }
+            return try? Base64.decode(text)
+        }
+        return nil
+    }
+}

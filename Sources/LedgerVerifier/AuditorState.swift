@@ -1,0 +1,225 @@
+public import LedgerFormat
+public import LedgerWriter
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The auditor's own memory of one ledger: the remembered root of trust, the last verified tip (with
+/// the totals an incremental run continues from), rewrites not yet acknowledged, an append-only
+/// journal and the evidence files. It lives in the auditor's state folder, never in the repository:
+/// nothing a repository carries is ever read as trust (docs/VERIFY.md, "The auditor's state").
+///
+/// Layout: `<root>/ledgers/<ledgerId>/<first commit>/` with `state.json`, `journal.jsonl` and
+/// `evidence/`. `<root>` is `--state DIR`, else `$XDG_STATE_HOME/onym-ledger`, else
+/// `~/.local/state/onym-ledger`.
+public struct AuditorState: Sendable {
+    /// What the state remembers between runs.
+    public struct Remembered: Sendable {
+        /// Fingerprints of the pinned root of trust.
+        public var trust: [String]
+        /// The last verified tip and its totals (nil until a run verified this history).
+        public var checkpoint: Checkpoint?
+        /// Histories seen that do not descend from the remembered tip, until `--forget`.
+        public var rewrites: [Rewrite]
+        /// First commits (hex) of other histories under the same ledger id that `--forget` acknowledged.
+        public var acknowledged: [String] = []
+
+        public init(trust: [String], checkpoint: Checkpoint? = nil, rewrites: [Rewrite] = []) {
+            self.trust = trust
+            self.checkpoint = checkpoint
+            self.rewrites = rewrites
+        }
+    }
+
+    /// A tip seen that does not descend from the remembered one.
+    public struct Rewrite: Sendable, Equatable {
+        public var detectedAt: Instant
+        public var rememberedTip: ObjectID
+        public var seenTip: ObjectID
+        /// Evidence files (paths), for the report.
+        public var evidence: [String]
+
+        var json: JSONObject {
+            JSONObject([
+                ("detectedAt", .string(detectedAt.rfc3339)), ("rememberedTip", .string(rememberedTip.hex)),
+                ("seenTip", .string(seenTip.hex)), ("evidence", .array(evidence.map { .string($0) })),
+            ])
+        }
+
+        init(detectedAt: Instant, rememberedTip: ObjectID, seenTip: ObjectID, evidence: [String]) {
+            self.detectedAt = detectedAt
+            self.rememberedTip = rememberedTip
+            self.seenTip = seenTip
+            self.evidence = evidence
+        }
+
+        init(json: JSONValue) throws(LedgerFormatError) {
+            guard let object = json.objectValue else {
+                throw LedgerFormatError(.wrongType, "a rewrite is an object", path: "$.rewrites")
+            }
+            let reader = FieldReader(object)
+            detectedAt = try reader.timestamp("detectedAt")
+            guard let remembered = ObjectID(hexString: try reader.string("rememberedTip")),
+                let seen = ObjectID(hexString: try reader.string("seenTip"))
+            else { throw LedgerFormatError(.invalidHex, "not a commit id", path: "$.rewrites") }
+            rememberedTip = remembered
+            seenTip = seen
+            evidence = try reader.stringArray("evidence")
+        }
+    }
+
+    public struct StateError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    public let root: String
+    public let ledgerId: String
+    public let firstCommit: ObjectID
+
+    /// The folder for this ledger identity.
+    public var folder: String { "\(root)/ledgers/\(Self.safeName(ledgerId))/\(firstCommit.hex)" }
+    var statePath: String { folder + "/state.json" }
+    var journalPath: String { folder + "/journal.jsonl" }
+    public var evidenceFolder: String { folder + "/evidence" }
+
+    public init(root: String, ledgerId: String, firstCommit: ObjectID) {
+        self.root = root
+        self.ledgerId = ledgerId
+        self.firstCommit = firstCommit
+    }
+
+    /// `$XDG_STATE_HOME/onym-ledger`, else `$HOME/.local/state/onym-ledger` (XDG Base Directory).
+    public static func defaultRoot(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/onym-ledger" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/state/onym-ledger"
+    }
+
+    /// A ledger id as one path element: letters, digits, `.`, `_`, `-`; anything else becomes `_`.
+    static func safeName(_ id: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let name = String(id.prefix(64).map { allowed.contains($0) ? $0 : "_" })
+        return name.isEmpty || name.hasPrefix(".") ? "_" + name : name
+    }
+
+    // MARK: - Reading and writing
+
+    /// The remembered state, or nil when this ledger identity was never verified here.
+    public func load() throws(StateError) -> Remembered? {
+        guard let bytes = Self.read(statePath) else { return nil }
+        do {
+            let object = try CanonicalJSON.parse(bytes, limits: .localState)
+            let reader = FieldReader(object)
+            try reader.version("version")
+            var remembered = Remembered(trust: try reader.stringArray("trust"))
+            if let checkpoint = try reader.optionalObject("checkpoint") {
+                remembered.checkpoint = try Checkpoint(bytes: CanonicalJSON.encode(checkpoint.object))
+            }
+            if case .array(let rewrites)? = object["rewrites"] {
+                remembered.rewrites = try rewrites.map { (value: JSONValue) throws(LedgerFormatError) in
+                    try Rewrite(json: value)
+                }
+            }
+            remembered.acknowledged = try reader.has("acknowledged") ? reader.stringArray("acknowledged") : []
+            return remembered
+        } catch {
+            throw StateError(description: "\(statePath): unreadable auditor state (\(error.reason))")
+        }
+    }
+
+    public func save(_ remembered: Remembered) throws(StateError) {
+        var object = JSONObject([
+            ("version", .integer(1)), ("ledgerId", .string(ledgerId)), ("firstCommit", .string(firstCommit.hex)),
+            ("trust", .array(remembered.trust.map { .string($0) })),
+            ("rewrites", .array(remembered.rewrites.map { .object($0.json) })),
+            ("acknowledged", .array(remembered.acknowledged.map { .string($0) })),
+        ])
+        if let checkpoint = remembered.checkpoint { object.set("checkpoint", .object(checkpoint.json)) }
+        try makeFolders(folder)
+        do {
+            try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)
+        } catch {
+            throw StateError(description: error.description)
+        }
+    }
+
+    /// Appends one event to the journal (one canonical JSON object a line, fsynced): the journal is
+    /// never rewritten, so what it recorded — every verified tip, every rewrite, every `--forget` — stays.
+    public func journal(_ event: JSONObject) throws(StateError) {
+        try makeFolders(folder)
+        let line = CanonicalJSON.encode(event) + [0x0A]
+        let fd = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StateError(description: "\(journalPath): cannot open (\(Self.errorText()))") }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, fsync(fd) == 0 else {
+            throw StateError(description: "\(journalPath): cannot append (\(Self.errorText()))")
+        }
+    }
+
+    /// The journal's events, oldest first (for reports and tests).
+    public func journalEvents() -> [JSONObject] {
+        guard let bytes = Self.read(journalPath) else { return [] }
+        return bytes.split(separator: 0x0A).compactMap { line -> JSONObject? in
+            try? CanonicalJSON.parse(Array(line), limits: .localState)
+        }
+    }
+
+    /// Writes an evidence file (never replacing one) and returns its path.
+    public func saveEvidence(_ bytes: [UInt8], name: String) throws(StateError) -> String {
+        try makeFolders(evidenceFolder)
+        let path = evidenceFolder + "/" + name
+        if access(path, F_OK) == 0 { return path }
+        do {
+            try DurableFile.write(bytes, to: path, mode: 0o600, exclusive: true)
+        } catch {
+            throw StateError(description: error.description)
+        }
+        return path
+    }
+
+    /// The first commits of other histories verified here under the same ledger id, with their
+    /// remembered state (a history rewritten from its first commit on has another identity).
+    public func otherHistories() -> [(firstCommit: ObjectID, state: AuditorState)] {
+        let parent = "\(root)/ledgers/\(Self.safeName(ledgerId))"
+        guard let directory = opendir(parent) else { return [] }
+        defer { closedir(directory) }
+        var found: [(ObjectID, AuditorState)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let id = ObjectID(hexString: name), id != firstCommit else { continue }
+            found.append((id, AuditorState(root: root, ledgerId: ledgerId, firstCommit: id)))
+        }
+        return found.sorted { $0.0.hex < $1.0.hex }
+    }
+
+    // MARK: - Files
+
+    private func makeFolders(_ path: String) throws(StateError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw StateError(description: "\(current): cannot create the state folder (\(Self.errorText()))")
+            }
+        }
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,33 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
+///
+/// Findings come in two kinds (``PolicyFailure/Kind``): a ledger with integrity findings is not
+/// authentic; an authentic ledger with conduct findings is verified *with findings* — its history is
+/// what the vendor published, and it shows the vendor breaking the rules.
+public struct VerificationReport {
+    public let summary: VerificationSummary
+    /// Every finding, integrity and conduct, in the order found.
+    public let failures: [PolicyFailure]
+    /// The authentic history (no integrity findings), for gate and reconcile.
+    public let history: VerifiedHistory?
+    /// Evidence files this run wrote (a rewritten history's signed commits and disowned history).
+    public var evidence: [String] = []
+    /// The auditor's state folder for this ledger, when state is kept.
+    public var stateFolder: String?
+
+    /// No integrity findings: the history is what the key holders published.
+    public var isAuthentic: Bool { !failures.contains { $0.kind == .integrity } }
+    /// No conduct findings: every write is one the rules authorize.
+    public var isCompliant: Bool { !failures.contains { $0.kind == .conduct } }
+    /// Authentic and compliant.
+    public var isVerified: Bool { failures.isEmpty }
+    public var conductFindings: [PolicyFailure] { failures.filter { $0.kind == .conduct } }
+
+    init(summary: VerificationSummary, failures: [PolicyFailure], history: VerifiedHistory? = nil) {
+        self.summary = summary
+        self.failures = failures
+        self.history = history
+    }
+}

@@ -1,0 +1,54 @@
+public import LedgerFormat
+public import LedgerWriter
+
+/// What a verification run saw, verified or not.
+public struct VerificationSummary: Sendable {
+    public var commits = 0
+    /// Commits checked in this run (fewer than ``commits`` for an incremental run).
+    public var commitsChecked = 0
+    public var recordsByKind: [String: Int] = [:]
+    public var writeEntries: Int64 = 0
+    /// Signatures of the whole ledger (the remembered count plus this run's on an incremental run).
+    public var signaturesChecked = 0
+    /// Signatures checked in this run.
+    public var signaturesCheckedThisRun = 0
+    /// Bytes of record files read and checked in this run.
+    public var bytesChecked = 0
+    public var firstCommitTime: Int64?
+    public var lastCommitTime: Int64?
+    public var tip: ObjectID?
+    public var logHead = WriteLogEntry.genesis
+    public var ledgerId: String?
+    public var interface: String?
+    public var appleAccount: LedgerDescriptor.AppleAccount?
+    public var signers: [String] = []
+    /// The commit an incremental run started after, if any.
+    public var resumedFrom: ObjectID?
+
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("commits", .integer(Int64(commits))), ("commitsChecked", .integer(Int64(commitsChecked))),
+            (
+                "records",
+                .object(
+                    JSONObject(recordsByKind.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
+            ),
+            ("writeEntries", .integer(writeEntries)), ("signaturesChecked", .integer(Int64(signaturesChecked))),
+            ("signaturesCheckedThisRun", .integer(Int64(signaturesCheckedThisRun))),
+            ("bytesChecked", .integer(Int64(bytesChecked))),
+            ("logHead", .string(logHead)), ("signers", .array(signers.map { .string($0) })),
+        ])
+        if let tip { object.set("tip", .string(tip.hex)) }
+        if let firstCommitTime { object.set("firstCommitAt", .string(Instant(seconds: firstCommitTime).rfc3339)) }
+        if let lastCommitTime { object.set("lastCommitAt", .string(Instant(seconds: lastCommitTime).rfc3339)) }
+        if let ledgerId { object.set("ledgerId", .string(ledgerId)) }
+        if let interface { object.set("interface", .string(interface)) }
+        if let appleAccount {
+            object.set("appleAccount", .object(appleAccount.json))
+        } else {
+            object.set("appleAccount", .null)
+        }
+        if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
+        return object
+    }
+}

@@ -35,13 +35,13 @@ public struct ChainLinkPolicy: LedgerPolicy {
                 failures.append(
                     failure(
                         step, path: path, record: record,
-                        "previousHash \(entry.previousHash.prefix(16))… does not link to \(head.prefix(16))…"))
+                        "previousHash \(entry.previousHash) does not link to \(head)"))
             }
             if entry.recomputedHash != entry.entryHash {
                 failures.append(
                     failure(
                         step, path: path, record: record,
-                        "entryHash \(entry.entryHash.prefix(16))… but the fields hash to \(entry.recomputedHash.prefix(16))…"
+                        "entryHash \(entry.entryHash) but the fields hash to \(entry.recomputedHash)"
                     ))
             }
             expected = entry.sequence + 1

@@ -24,7 +24,7 @@ public struct HistoryPolicy: LedgerPolicy {
             failures.append(failure(step, "a merge commit with \(parents.count) parents: history must be linear"))
         } else if parents[0] != state.previous {
             failures.append(
-                failure(step, "its parent \(parents[0].short) is not the previous commit \(state.previous!.short)"))
+                failure(step, "its parent \(parents[0].hex) is not the previous commit \(state.previous!.hex)"))
         }
         if step.commit.time > state.now.seconds + Self.futureSkewSeconds {
             failures.append(failure(step, "dated \(step.commit.time), after the verification time \(state.now)"))

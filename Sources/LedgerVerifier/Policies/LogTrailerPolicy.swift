@@ -22,7 +22,7 @@ public struct LogTrailerPolicy: LedgerPolicy {
             failures.append(
                 failure(
                     step,
-                    "the trailers state head \(trailers.logHead.prefix(16))…; the log's head is \(after.head.prefix(16))…"
+                    "the trailers state head \(trailers.logHead); the log's head is \(after.head)"
                 ))
         }
         return failures

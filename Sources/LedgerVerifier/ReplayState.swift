@@ -8,6 +8,8 @@ public struct ReplayState: Sendable {
     public let now: Instant
     public var commitsSeen = 0
     public var previous: ObjectID?
+    /// The previous commit's time (whole seconds): the lower end of the next commit's time window.
+    public var previousTime: Int64?
     public var descriptor: LedgerDescriptor?
     /// The signers the *next* commit must be signed by (nil before the root: the trust root decides).
     public var signers: AllowedSigners?
@@ -70,6 +72,7 @@ public struct ReplayState: Sendable {
     mutating func apply(_ step: CommitStep) {
         commitsSeen += 1
         previous = step.id
+        previousTime = step.commit.time
         for file in step.files {
             switch file.content {
             case .success(.descriptor(let value)):

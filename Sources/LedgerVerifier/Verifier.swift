@@ -182,6 +182,7 @@ public enum Verifier {
         state.descriptor = try LedgerDescriptor(json: try CanonicalJSON.parse(descriptorBytes))
         state.signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
         state.previous = commit
+        state.previousTime = info.time
         state.logSize = trailers.logSize
         state.logHead = trailers.logHead
         if let checkpoint {

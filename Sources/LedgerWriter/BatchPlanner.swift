@@ -34,6 +34,9 @@ struct BatchPlanner {
     /// the write log in input order.
     static func plan(_ items: [BatchItem], state: LedgerState, at: Instant) throws(AppendError) -> BatchPlan {
         var planner = BatchPlanner(state: state, at: at)
+        if let reason = TimeWindow.commitViolation(planner.window) {
+            throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
+        }
         planner.checkSignaturesInParallel(items)
         for item in items {
             if case .profile(let profile) = item.content { try planner.addProfile(profile, source: item.source) }
@@ -143,13 +146,13 @@ struct BatchPlanner {
         }
     }
 
-    /// Nothing a batch records may be dated after the batch itself (its commit time).
-    private func requireNotAfterBatch(
-        _ time: Instant, shown: String, field: String, rule: String, source: String, record: String
-    ) throws(AppendError) {
-        guard time <= at else {
-            throw AppendError(
-                source: source, record: record, rule: rule, reason: "\(field) \(shown) is after the batch time \(at)")
+    /// The window the batch's commit will have: after the tip, up to the batch time.
+    private var window: TimeWindow.Window { TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds) }
+
+    /// The verifier's time rule (``TimeWindow``), applied to a record before it is planned.
+    private func requireInWindow(_ record: some TimedRecord, source: String, record name: String) throws(AppendError) {
+        if let reason = TimeWindow.violations(record.timedFields, in: window).first {
+            throw AppendError(source: source, record: name, rule: TimeWindow.ruleName, reason: reason)
         }
     }
 
@@ -220,11 +223,7 @@ struct BatchPlanner {
             }
             throw AppendError(source: source, record: record, rule: "mandate.interfaceSignature", reason: reason)
         }
-        guard mandate.acceptedAt <= at.adding(seconds: VerdictValidator.maxFutureSkewSeconds) else {
-            throw AppendError(
-                source: source, record: record, rule: "mandate.acceptedAt",
-                reason: "acceptedAt \(mandate.acceptedAt) is after the batch time \(at)")
-        }
+        try requireInWindow(mandate, source: source, record: record)
         batchMandates[mandate.ref] = mandate
         if try addFile(LedgerLayout.recordPath(.mandate, mandate.ref), CanonicalJSON.encode(mandate.json)) {
             plan.counts.mandates += 1
@@ -296,10 +295,7 @@ struct BatchPlanner {
             plan.counts.alreadyPresent += 1
             return
         }
-        try requireNotAfterBatch(
-            receipt.receivedAt, shown: "\(receipt.receivedAt)", field: "receivedAt", rule: "receipt.receivedAt",
-            source: source,
-            record: record)
+        try requireInWindow(receipt, source: source, record: record)
         var verdict = batchVerdicts[receipt.verdictRef]
         if verdict == nil, let bytes = try state.file(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) {
             do {
@@ -352,10 +348,7 @@ struct BatchPlanner {
                 source: source, record: record, rule: "statusAttempt.signature",
                 reason: "the signature verifies under no interface key the descriptor lists for \(attempt.authority)")
         }
-        try requireNotAfterBatch(
-            attempt.attemptedAt, shown: "\(attempt.attemptedAt)", field: "attemptedAt",
-            rule: "statusAttempt.attemptedAt", source: source,
-            record: record)
+        try requireInWindow(attempt, source: source, record: record)
         batchAttempts[attempt.ref] = attempt
         if try addFile(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json)) {
             plan.counts.revocationRecords += 1
@@ -374,10 +367,7 @@ struct BatchPlanner {
                 source: source, record: record, rule: "compromiseReport.signature",
                 reason: "the report is not signed by the manifest's operator key")
         }
-        try requireNotAfterBatch(
-            report.reportedAt, shown: "\(report.reportedAt)", field: "reportedAt", rule: "compromiseReport.reportedAt",
-            source: source,
-            record: record)
+        try requireInWindow(report, source: source, record: record)
         batchReports[report.ref] = report
         if try addFile(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json)) {
             plan.counts.revocationRecords += 1
@@ -393,10 +383,7 @@ struct BatchPlanner {
                 source: source, record: record, rule: "revocation.signature",
                 reason: "not signed by this ledger's interface key for \(revocation.authority)")
         }
-        try requireNotAfterBatch(
-            revocation.determinedAt, shown: "\(revocation.determinedAt)", field: "determinedAt",
-            rule: "revocation.determinedAt", source: source,
-            record: record)
+        try requireInWindow(revocation, source: source, record: record)
         func decodeAll<T>(_ kind: LedgerLayout.StoredKind, _ decode: (JSONObject) throws -> T) throws(AppendError)
             -> [T]
         {
@@ -468,10 +455,7 @@ struct BatchPlanner {
 
     private mutating func appendEntry(_ entry: WriteLogEntry, source: String) throws(AppendError) {
         let record = "sequence \(entry.sequence)"
-        try requireNotAfterBatch(
-            entry.recordedAt, shown: "\(entry.recordedAtText)", field: "recordedAt", rule: "entry.recordedAt",
-            source: source,
-            record: record)
+        try requireInWindow(entry, source: source, record: record)
         var bound = batchMandates.values.contains { $0.deviceBinding == entry.deviceBinding }
         if !bound { bound = try state.hasMandate(forBinding: entry.deviceBinding) }
         guard bound else {

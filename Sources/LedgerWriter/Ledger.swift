@@ -114,6 +114,11 @@ public enum Ledger {
         for attempt in 1...maxAttempts {
             do {
                 let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+                if let reason = TimeWindow.commitViolation(
+                    TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
+                {
+                    throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
+                }
                 var signers = state.signers
                 for key in add { signers.add(key) }
                 for key in remove {

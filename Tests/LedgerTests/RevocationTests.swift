@@ -43,6 +43,10 @@ struct RevocationTests {
         let refused = scenario.append([scenario.file(unjustified)], at: "2026-08-12T00:00:00Z", expect: 65)
         #expect(refused.stderr.contains("revocation.unjustified"))
 
+        // The device's ban is written while the ban stands (a batch of its own, before the report arrives).
+        scenario.append(
+            [scenario.writeRequests([("2026-08-11T05:00:00Z", "enrollment:device-1", ban.ref.hex, false, true, "ok")])],
+            at: "2026-08-11T05:00:00Z")
         let report = FixtureRecords.compromiseReport(
             authority: scenario.authority, compromisedAt: "2026-08-11T00:00:00Z",
             reportedAt: "2026-08-11T06:00:00Z")
@@ -81,7 +85,6 @@ struct RevocationTests {
         scenario.append(
             [
                 scenario.writeRequests([
-                    ("2026-08-11T12:00:00Z", "enrollment:device-1", ban.ref.hex, false, true, "ok"),
                     ("2026-08-12T01:00:00Z", "enrollment:device-1", "designation-revocation", false, false, "ok"),
                     ("2026-08-12T01:00:01Z", "enrollment:device-2", "designation-revocation", false, false, "ok"),
                 ])

@@ -102,7 +102,7 @@ struct WriterSafetyTests {
             var lines = ["set -e"]
             for index in 1...perWriter {
                 let file = scenario.writeRequests([
-                    ("2026-08-10T00:00:00Z", "enrollment:device-1", "writer-\(writer)-\(index)", false, false, "ok")
+                    ("2026-08-10T01:00:00Z", "enrollment:device-1", "writer-\(writer)-\(index)", false, false, "ok")
                 ])
                 lines.append(
                     "'\(CLI.binary)' append '\(scenario.ledger)' --signing-key '\(scenario.signer)' --at 2026-08-10T01:00:00Z '\(file)' >/dev/null"

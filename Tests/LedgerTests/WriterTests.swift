@@ -174,7 +174,12 @@ struct WriterTests {
             (
                 "write after the batch time",
                 [scenario.writeRequests([("2026-08-13T00:00:00Z", "enrollment:device-1", "x", false, false, "ok")])],
-                "entry.recordedAt"
+                "TimeOrderPolicy"
+            ),
+            (
+                "write before the tip's commit",
+                [scenario.writeRequests([("2026-08-01T00:00:00Z", "enrollment:device-1", "x", false, false, "ok")])],
+                "TimeOrderPolicy"
             ),
             ("not JSON", [scenario.file(Array("{\"a\":".utf8))], "format.invalidJSON"),
             ("gate answer", [scenario.file(GateResult.clear.json)], "batch.kind"),

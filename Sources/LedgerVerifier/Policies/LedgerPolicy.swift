@@ -31,6 +31,7 @@ extension LedgerPolicy {
 public enum StandardLedgerPolicy {
     public static let policies: [any LedgerPolicy] = [
         HistoryPolicy(),
+        TimeOrderPolicy(),
         CommitHeaderPolicy(),
         CommitSignaturePolicy(),
         TreeWhitelistPolicy(),

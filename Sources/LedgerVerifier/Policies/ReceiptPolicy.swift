@@ -1,9 +1,9 @@
 import LedgerWriter
 import LedgerFormat
 
-/// Reference §3.6, DESIGN §3: a receipt names a verdict the ledger holds, was received no later
-/// than the commit that publishes it, and its status is what validation derives at that time
-/// (`stored` while `executeAfter` is in the future, else `queued`).
+/// Reference §3.6, DESIGN §3: a receipt names a verdict the ledger holds, and its status is what
+/// validation derives at its receipt time (`stored` while `executeAfter` is in the future, else
+/// `queued`). When it was received is ``TimeOrderPolicy``'s to judge.
 public struct ReceiptPolicy: LedgerPolicy {
     public static let name = "ReceiptPolicy"
 
@@ -16,13 +16,6 @@ public struct ReceiptPolicy: LedgerPolicy {
                 failures.append(
                     failure(step, path: file.path, record: record, "names a verdict the ledger does not hold"))
                 continue
-            }
-            if receipt.receivedAt.seconds > step.commit.time {
-                failures.append(
-                    failure(
-                        step, path: file.path, record: record,
-                        "received at \(receipt.receivedAt), after its commit's time \(Instant(seconds: step.commit.time))"
-                    ))
             }
             if let mandate = file.checks.mandate, let manifest = file.checks.manifest,
                 case .success(let outcome) = VerdictValidator.validate(

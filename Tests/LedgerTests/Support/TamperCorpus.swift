@@ -61,18 +61,63 @@ enum TamperCorpus {
             message: "append: entries\n\n\(stated.text)", signing: signing)
     }
 
+    /// A write entry continuing the chain, dated inside the window of a commit ``Surgeon/append`` makes on
+    /// the good ledger's tip (02:00:00 → 02:01:00), so that only the rule under test fails.
     static func write(
         _ sequence: Int64, after previous: WriteLogEntry, binding: String = FixtureLedger.bindings[0],
-        by: String = "reconciliation", caseOpen: Bool = true, banned: Bool = false, fieldsWritten: String? = nil
+        by: String = "reconciliation", caseOpen: Bool = true, banned: Bool = false, fieldsWritten: String? = nil,
+        at recordedAt: String = "2026-08-12T02:00:30Z"
     ) -> WriteLogEntry {
         try! WriteLogEntry(
-            sequence: sequence, recordedAt: "2026-08-12T03:00:00Z", deviceBinding: binding, authorizedBy: by,
+            sequence: sequence, recordedAt: recordedAt, deviceBinding: binding, authorizedBy: by,
             caseOpen: caseOpen, banned: banned, outcome: "ok", fieldsWritten: fieldsWritten,
             previousHash: previous.entryHash)
     }
 
     static let attacks: [Attack] =
-        history + signatures + tree + descriptor + records + verdictAttacks + revocationAttacks + writeLog + limits
+        history + timeTravel + signatures + tree + descriptor + records + verdictAttacks + revocationAttacks + writeLog
+        + limits
+
+    // MARK: - Time travel (issue 12): every time within its commit's window, commit times never decreasing
+
+    static let timeTravel: [Attack] = [
+        Attack(name: "commit dated before its parent", policy: "TimeOrderPolicy") { s in
+            s.append([], time: s.info(s.tip).time - 86_400)
+        },
+        Attack(name: "commit dated 1970", policy: "TimeOrderPolicy") { s in s.append([], time: 0) },
+        Attack(name: "write recorded before the previous commit", policy: "TimeOrderPolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, at: "2026-08-11T00:00:00Z")] }
+        },
+        Attack(name: "write recorded after its commit", policy: "TimeOrderPolicy") { s in
+            appendEntries(s) { last in [write(7, after: last, at: "2027-06-01T00:00:00Z")] }
+        },
+        Attack(name: "status attempt dated before the ledger existed", policy: "TimeOrderPolicy") { s in
+            let attempt = FixtureRecords.statusAttempt(
+                interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+                attemptedAt: "1970-01-01T00:00:00Z")
+            add(
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(.statusAttempt, try! StatusAttempt(json: attempt).ref),
+                        CanonicalJSON.encode(attempt)
+                    )
+                ])
+        },
+        Attack(name: "status attempt dated in the future", policy: "TimeOrderPolicy") { s in
+            let attempt = FixtureRecords.statusAttempt(
+                interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+                attemptedAt: "2027-01-01T00:00:00Z")
+            add(
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(.statusAttempt, try! StatusAttempt(json: attempt).ref),
+                        CanonicalJSON.encode(attempt)
+                    )
+                ])
+        },
+    ]
 
     // MARK: - History
 
@@ -430,7 +475,7 @@ enum TamperCorpus {
                 verdictRef: verdicts[1].ref, status: .stored, receivedAt: Instant.parse("2026-08-10T00:01:00Z")!)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(1), id: s.blob(wrong.json), mode: mode)]))
         },
-        Attack(name: "receipt dated after its commit", policy: "ReceiptPolicy") { s in
+        Attack(name: "receipt dated after its commit", policy: "TimeOrderPolicy") { s in
             let late = VerdictReceipt(
                 verdictRef: verdicts[0].ref, status: .queued, receivedAt: Instant.parse("2026-08-20T00:00:00Z")!)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(0), id: s.blob(late.json), mode: mode)]))
@@ -548,7 +593,7 @@ enum TamperCorpus {
             appendEntries(s) { last in
                 [
                     try! WriteLogEntry(
-                        sequence: 7, recordedAt: "2026-08-12T03:00:00Z", deviceBinding: FixtureLedger.bindings[1],
+                        sequence: 7, recordedAt: "2026-08-12T02:00:30Z", deviceBinding: FixtureLedger.bindings[1],
                         authorizedBy: "expiry", caseOpen: false, banned: false,
                         outcome: "failed: mark_write_failed: 503",
                         previousHash: last.entryHash)

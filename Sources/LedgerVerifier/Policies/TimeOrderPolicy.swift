@@ -1,0 +1,44 @@
+import LedgerFormat
+import LedgerWriter
+
+/// Time is part of the proof (issue 12; docs/FORMAT.md, "Time"): commit times never decrease, and
+/// every time a record states lies within its commit's window — events the vendor reports at or after
+/// the previous commit, everything at or before its own commit. The rule is ``TimeWindow``, the same
+/// code the writer applies to every batch.
+public struct TimeOrderPolicy: LedgerPolicy {
+    public static let name = TimeWindow.ruleName
+
+    public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
+        let window = TimeWindow.Window(parentTime: state.previousTime, commitTime: step.commit.time)
+        var failures: [PolicyFailure] = []
+        if let reason = TimeWindow.commitViolation(window) { failures.append(failure(step, reason)) }
+        for file in step.files {
+            guard case .success(let content) = file.content, let record = content.timedRecord else { continue }
+            for reason in TimeWindow.violations(record.timedFields, in: window) {
+                failures.append(failure(step, path: file.path, record: content.recordName, reason))
+            }
+        }
+        return failures
+    }
+}
+
+extension FileContent {
+    /// The decoded record, when its kind states times the window rule constrains.
+    var timedRecord: (any TimedRecord)? {
+        switch self {
+        case .mandate(let value): value
+        case .receipt(let value): value
+        case .entry(let value): value
+        case .statusAttempt(let value): value
+        case .compromiseReport(let value): value
+        case .revocation(let value): value
+        default: nil
+        }
+    }
+
+    /// How findings name the record: its content address, or a write entry's sequence.
+    var recordName: String? {
+        if case .entry(let entry) = self { return "sequence \(entry.sequence)" }
+        return address?.hex
+    }
+}

@@ -78,6 +78,15 @@ enum TamperCorpus {
         history + timeTravel + signatures + tree + descriptor + records + verdictAttacks + revocationAttacks + writeLog
         + limits
 
+    /// An unanswered status attempt to the fixture authority, correctly signed, added by a fresh commit.
+    static func addStatusAttempt(_ surgeon: Surgeon, attemptedAt: String) {
+        let attempt = FixtureRecords.statusAttempt(
+            interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+            attemptedAt: attemptedAt)
+        let ref = try! StatusAttempt(json: attempt).ref
+        add(surgeon, [(LedgerLayout.recordPath(.statusAttempt, ref), CanonicalJSON.encode(attempt))])
+    }
+
     // MARK: - Time travel (issue 12): every time within its commit's window, commit times never decreasing
 
     static let timeTravel: [Attack] = [
@@ -92,30 +101,10 @@ enum TamperCorpus {
             appendEntries(s) { last in [write(7, after: last, at: "2027-06-01T00:00:00Z")] }
         },
         Attack(name: "status attempt dated before the ledger existed", policy: "TimeOrderPolicy") { s in
-            let attempt = FixtureRecords.statusAttempt(
-                interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
-                attemptedAt: "1970-01-01T00:00:00Z")
-            add(
-                s,
-                [
-                    (
-                        LedgerLayout.recordPath(.statusAttempt, try! StatusAttempt(json: attempt).ref),
-                        CanonicalJSON.encode(attempt)
-                    )
-                ])
+            addStatusAttempt(s, attemptedAt: "1970-01-01T00:00:00Z")
         },
         Attack(name: "status attempt dated in the future", policy: "TimeOrderPolicy") { s in
-            let attempt = FixtureRecords.statusAttempt(
-                interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
-                attemptedAt: "2027-01-01T00:00:00Z")
-            add(
-                s,
-                [
-                    (
-                        LedgerLayout.recordPath(.statusAttempt, try! StatusAttempt(json: attempt).ref),
-                        CanonicalJSON.encode(attempt)
-                    )
-                ])
+            addStatusAttempt(s, attemptedAt: "2027-01-01T00:00:00Z")
         },
     ]
 

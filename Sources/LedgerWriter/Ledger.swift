@@ -73,34 +73,37 @@ public enum Ledger {
     public static func append(path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant)
         throws(AppendError) -> AppendResult
     {
-        for attempt in 1...maxAttempts {
-            do {
-                let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
-                var timer = PhaseTimer()
-                let plan = try BatchPlanner.plan(items, state: state, at: at)
-                timer.lap("validate")
-                CrashPoint.reach(.afterValidation)
-                guard !plan.isEmpty else {
-                    return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+        try WriterLock.holding(gitDirectory: try gitDirectory(path)) { () throws(AppendError) -> AppendResult in
+            for attempt in 1...maxAttempts {
+                do {
+                    let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+                    var timer = PhaseTimer()
+                    let plan = try BatchPlanner.plan(items, state: state, at: at)
+                    timer.lap("validate")
+                    CrashPoint.reach(.afterValidation)
+                    guard !plan.isEmpty else {
+                        return AppendResult(
+                            commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+                    }
+                    try repository.attachInMemoryObjects()
+                    let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                        files: plan.files, parent: tip, message: plan.commitMessage, time: at)
+                    // After the commit is published: merging packs is housekeeping, never part of the append's safety.
+                    _ = try? repository.consolidatePacks()
+                    return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+                } catch let error as GitError where isLostRace(error) {
+                    backOff(attempt)
+                    continue
+                } catch let error as AppendError {
+                    throw error
+                } catch {
+                    throw AppendError(source: path, rule: "git", reason: "\(error)")
                 }
-                try repository.attachInMemoryObjects()
-                let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                    files: plan.files, parent: tip, message: plan.commitMessage, time: at)
-                // After the commit is published: merging packs is housekeeping, never part of the append's safety.
-                _ = try? repository.consolidatePacks()
-                return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
-            } catch let error as GitError where isLostRace(error) {
-                backOff(attempt)
-                continue
-            } catch let error as AppendError {
-                throw error
-            } catch {
-                throw AppendError(source: path, rule: "git", reason: "\(error)")
             }
+            throw AppendError(
+                source: path, rule: "append.contention",
+                reason: "lost the compare-and-swap \(maxAttempts) times; nothing was written")
         }
-        throw AppendError(
-            source: path, rule: "append.contention",
-            reason: "lost the compare-and-swap \(maxAttempts) times; nothing was written")
     }
 
     // MARK: - keys rotate
@@ -111,51 +114,54 @@ public enum Ledger {
         path: String, signingKey: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
         at: Instant
     ) throws(AppendError) -> ObjectID? {
-        for attempt in 1...maxAttempts {
-            do {
-                let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
-                if let reason = TimeWindow.commitViolation(
-                    TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
-                {
-                    throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
-                }
-                var signers = state.signers
-                for key in add { signers.add(key) }
-                for key in remove {
-                    guard signers.contains(key) else {
-                        throw AppendError(
-                            source: "--remove", record: OpenSSHKey.fingerprint(key), rule: "keys.notPresent",
-                            reason: "the key is not an allowed signer")
+        try WriterLock.holding(gitDirectory: try gitDirectory(path)) { () throws(AppendError) -> ObjectID? in
+            for attempt in 1...maxAttempts {
+                do {
+                    let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+                    if let reason = TimeWindow.commitViolation(
+                        TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
+                    {
+                        throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
                     }
-                    signers.remove(key)
+                    var signers = state.signers
+                    for key in add { signers.add(key) }
+                    for key in remove {
+                        guard signers.contains(key) else {
+                            throw AppendError(
+                                source: "--remove", record: OpenSSHKey.fingerprint(key), rule: "keys.notPresent",
+                                reason: "the key is not an allowed signer")
+                        }
+                        signers.remove(key)
+                    }
+                    guard !signers.entries.isEmpty else {
+                        throw AppendError(
+                            source: "--remove", rule: "keys.lastKey",
+                            reason: "removing the last allowed signer would leave no one able to append")
+                    }
+                    guard signers != state.signers else { return nil }
+                    try repository.attachInMemoryObjects()
+                    var summary: [String] = add.filter { !state.signers.contains($0) }.map {
+                        "add \(OpenSSHKey.fingerprint($0))"
+                    }
+                    summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
+                    // Restate only the log position: a writes digest belongs to the batch that chained those writes.
+                    let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
+                    let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
+                    return try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                        files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
+                        message: message,
+                        time: at)
+                } catch let error as GitError where isLostRace(error) {
+                    backOff(attempt)
+                    continue
+                } catch let error as AppendError {
+                    throw error
+                } catch {
+                    throw AppendError(source: path, rule: "git", reason: "\(error)")
                 }
-                guard !signers.entries.isEmpty else {
-                    throw AppendError(
-                        source: "--remove", rule: "keys.lastKey",
-                        reason: "removing the last allowed signer would leave no one able to append")
-                }
-                guard signers != state.signers else { return nil }
-                try repository.attachInMemoryObjects()
-                var summary: [String] = add.filter { !state.signers.contains($0) }.map {
-                    "add \(OpenSSHKey.fingerprint($0))"
-                }
-                summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
-                // Restate only the log position: a writes digest belongs to the batch that chained those writes.
-                let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
-                let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
-                return try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                    files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, message: message,
-                    time: at)
-            } catch let error as GitError where isLostRace(error) {
-                backOff(attempt)
-                continue
-            } catch let error as AppendError {
-                throw error
-            } catch {
-                throw AppendError(source: path, rule: "git", reason: "\(error)")
             }
+            throw AppendError(source: path, rule: "append.contention", reason: "lost the compare-and-swap too often")
         }
-        throw AppendError(source: path, rule: "append.contention", reason: "lost the compare-and-swap too often")
     }
 
     // MARK: - Helpers
@@ -175,6 +181,15 @@ public enum Ledger {
                 reason: "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)")
         }
         return (repository, tip, state)
+    }
+
+    /// The git directory of the repository at `path` (where the writer lock lives).
+    private static func gitDirectory(_ path: String) throws(AppendError) -> String {
+        do {
+            return try Repository.open(path).gitDirectory
+        } catch {
+            throw AppendError(source: path, rule: "git", reason: "\(error)")
+        }
     }
 
     private static func isLostRace(_ error: GitError) -> Bool {

@@ -73,36 +73,21 @@ public enum Ledger {
     public static func append(path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant)
         throws(AppendError) -> AppendResult
     {
-        try WriterLock.holding(gitDirectory: try gitDirectory(path)) { () throws(AppendError) -> AppendResult in
-            for attempt in 1...maxAttempts {
-                do {
-                    let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
-                    var timer = PhaseTimer()
-                    let plan = try BatchPlanner.plan(items, state: state, at: at)
-                    timer.lap("validate")
-                    CrashPoint.reach(.afterValidation)
-                    guard !plan.isEmpty else {
-                        return AppendResult(
-                            commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
-                    }
-                    try repository.attachInMemoryObjects()
-                    let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                        files: plan.files, parent: tip, message: plan.commitMessage, time: at)
-                    // After the commit is published: merging packs is housekeeping, never part of the append's safety.
-                    _ = try? repository.consolidatePacks()
-                    return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
-                } catch let error as GitError where isLostRace(error) {
-                    backOff(attempt)
-                    continue
-                } catch let error as AppendError {
-                    throw error
-                } catch {
-                    throw AppendError(source: path, rule: "git", reason: "\(error)")
-                }
+        try writing(path) { attempt in
+            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+            var timer = PhaseTimer()
+            let plan = try BatchPlanner.plan(items, state: state, at: at)
+            timer.lap("validate")
+            CrashPoint.reach(.afterValidation)
+            guard !plan.isEmpty else {
+                return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             }
-            throw AppendError(
-                source: path, rule: "append.contention",
-                reason: "lost the compare-and-swap \(maxAttempts) times; nothing was written")
+            try repository.attachInMemoryObjects()
+            let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                files: plan.files, parent: tip, message: plan.commitMessage, time: at)
+            // After the commit is published: merging packs is housekeeping, never part of the append's safety.
+            _ = try? repository.consolidatePacks()
+            return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
         }
     }
 
@@ -114,53 +99,61 @@ public enum Ledger {
         path: String, signingKey: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
         at: Instant
     ) throws(AppendError) -> ObjectID? {
-        try WriterLock.holding(gitDirectory: try gitDirectory(path)) { () throws(AppendError) -> ObjectID? in
-            for attempt in 1...maxAttempts {
+        try writing(path) { _ in
+            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+            if let reason = TimeWindow.commitViolation(
+                TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
+            {
+                throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
+            }
+            var signers = state.signers
+            for key in add { signers.add(key) }
+            for key in remove {
+                guard signers.contains(key) else {
+                    throw AppendError(
+                        source: "--remove", record: OpenSSHKey.fingerprint(key), rule: "keys.notPresent",
+                        reason: "the key is not an allowed signer")
+                }
+                signers.remove(key)
+            }
+            guard !signers.entries.isEmpty else {
+                throw AppendError(
+                    source: "--remove", rule: "keys.lastKey",
+                    reason: "removing the last allowed signer would leave no one able to append")
+            }
+            guard signers != state.signers else { return nil }
+            try repository.attachInMemoryObjects()
+            var summary: [String] = add.filter { !state.signers.contains($0) }.map {
+                "add \(OpenSSHKey.fingerprint($0))"
+            }
+            summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
+            // Restate only the log position: a writes digest belongs to the batch that chained those writes.
+            let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
+            let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
+            return try SignedCommitWriter(repository: repository, key: signingKey).commit(
+                files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, message: message,
+                time: at)
+        }
+    }
+
+    /// Runs one write (`attempt` numbered from 1) under the writer lock, again when it loses the
+    /// compare-and-swap on the branch to something that moved it without the lock.
+    private static func writing<T>(_ path: String, _ attempt: (Int) throws -> T) throws(AppendError) -> T {
+        try WriterLock.holding(gitDirectory: try gitDirectory(path)) { () throws(AppendError) -> T in
+            for number in 1...maxAttempts {
                 do {
-                    let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
-                    if let reason = TimeWindow.commitViolation(
-                        TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
-                    {
-                        throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
-                    }
-                    var signers = state.signers
-                    for key in add { signers.add(key) }
-                    for key in remove {
-                        guard signers.contains(key) else {
-                            throw AppendError(
-                                source: "--remove", record: OpenSSHKey.fingerprint(key), rule: "keys.notPresent",
-                                reason: "the key is not an allowed signer")
-                        }
-                        signers.remove(key)
-                    }
-                    guard !signers.entries.isEmpty else {
-                        throw AppendError(
-                            source: "--remove", rule: "keys.lastKey",
-                            reason: "removing the last allowed signer would leave no one able to append")
-                    }
-                    guard signers != state.signers else { return nil }
-                    try repository.attachInMemoryObjects()
-                    var summary: [String] = add.filter { !state.signers.contains($0) }.map {
-                        "add \(OpenSSHKey.fingerprint($0))"
-                    }
-                    summary += remove.map { "remove \(OpenSSHKey.fingerprint($0))" }
-                    // Restate only the log position: a writes digest belongs to the batch that chained those writes.
-                    let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
-                    let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
-                    return try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                        files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
-                        message: message,
-                        time: at)
+                    return try attempt(number)
                 } catch let error as GitError where isLostRace(error) {
-                    backOff(attempt)
-                    continue
+                    backOff(number)
                 } catch let error as AppendError {
                     throw error
                 } catch {
                     throw AppendError(source: path, rule: "git", reason: "\(error)")
                 }
             }
-            throw AppendError(source: path, rule: "append.contention", reason: "lost the compare-and-swap too often")
+            throw AppendError(
+                source: path, rule: "append.contention",
+                reason: "lost the compare-and-swap \(maxAttempts) times; nothing was written")
         }
     }
 

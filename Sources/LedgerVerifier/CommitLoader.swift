@@ -10,6 +10,11 @@ struct CommitLoader {
     static let maxFilesPerCommit = 200_000
     /// Most entries one tree may hold (fan-out folders hold ~150 at 10 million records).
     static let maxTreeEntries = 10_000
+    /// Most bytes of one tree object (10 000 entries of a ledger's names fit in well under 1 MiB).
+    static let maxTreeBytes = 1 << 20
+    /// Deepest folder nesting read: the whitelist's deepest path (`log/<10>/<3>/<16>.json`) is 3
+    /// folders deep; anything deeper is refused without being walked, so depth costs nothing.
+    static let maxTreeDepth = 4
 
     let repository: Repository
     let clock: PhaseClock
@@ -28,8 +33,9 @@ struct CommitLoader {
             try repository.commit(parent).tree
         }
         let earlierTree = parentTree
-        var changes: [PathChange] = []
-        try collectChanges(old: parentTree, new: commit.tree, prefix: "", into: &changes)
+        var walk = TreeWalk()
+        try collectChanges(old: parentTree, new: commit.tree, prefix: "", depth: 0, into: &walk)
+        let changes = walk.changes
         clock.lap("load: tree diff")
 
         // Read the added whitelisted files within limits (and a rotated allowed_signers).
@@ -65,23 +71,58 @@ struct CommitLoader {
         }
         return CommitStep(
             index: index, commit: commit, parentTree: parentTree, signature: signature, changes: changes, files: files,
-            trailers: LedgerTrailers(message: commit.message))
+            trailers: LedgerTrailers(message: commit.message), anomalies: walk.anomalies)
     }
 
     // MARK: - Tree diff with modes, sizes and empty folders
 
-    private func collectChanges(old: ObjectID?, new: ObjectID?, prefix: String, into changes: inout [PathChange])
+    /// What the walk of a commit's new trees found: the changed paths, and objects refused unread.
+    struct TreeWalk {
+        var changes: [PathChange] = []
+        var anomalies: [GitAnomaly] = []
+        var entriesSeen = 0
+    }
+
+    /// Merge-joins the old and new trees, reading only trees that changed. Every new tree is checked in
+    /// its raw form first (``CanonicalTree``), and its size, entry count and depth are bounded before
+    /// anything below it is read.
+    private func collectChanges(old: ObjectID?, new: ObjectID?, prefix: String, depth: Int, into walk: inout TreeWalk)
         throws(GitError)
     {
         if old == new { return }
         if let new {
-            let count = try repository.treeEntryCount(new)
-            if count > Self.maxTreeEntries {
-                changes.append(
-                    PathChange(
-                        kind: .added, path: prefix.isEmpty ? "/" : prefix, mode: 0o040000, objectKind: .tree,
-                        isEmptyTree: false, size: count))
+            let folder = prefix.isEmpty ? "/" : prefix
+            guard depth <= Self.maxTreeDepth else {
+                walk.anomalies.append(
+                    GitAnomaly(path: folder, reason: "folders nested deeper than \(Self.maxTreeDepth)"))
                 return
+            }
+            guard let raw = try repository.rawTree(new, limit: Self.maxTreeBytes) else {
+                walk.anomalies.append(
+                    GitAnomaly(path: folder, reason: "a folder object over \(Self.maxTreeBytes) bytes (or not a tree)"))
+                return
+            }
+            switch CanonicalTree.parse(raw) {
+            case .failure(let violation):
+                walk.anomalies.append(GitAnomaly(path: folder, reason: "a non-canonical tree: \(violation.reason)"))
+                return
+            case .success(let entries):
+                walk.entriesSeen += entries.count
+                guard entries.count <= Self.maxTreeEntries else {
+                    walk.changes.append(
+                        PathChange(
+                            kind: .added, path: folder, mode: 0o040000, objectKind: .tree, isEmptyTree: false,
+                            size: entries.count))
+                    return
+                }
+                guard walk.entriesSeen <= Self.maxFilesPerCommit else {
+                    walk.anomalies.append(
+                        GitAnomaly(
+                            path: folder,
+                            reason:
+                                "the commit changes more than \(Self.maxFilesPerCommit) entries; the rest is not read"))
+                    return
+                }
             }
         }
         for (previous, entry) in try repository.changedEntries(old: old, new: new) {
@@ -89,9 +130,9 @@ struct CommitLoader {
                 let previous = previous!
                 let path = prefix + previous.name
                 if previous.kind == .tree {
-                    try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
+                    try collectChanges(old: previous.id, new: nil, prefix: path + "/", depth: depth + 1, into: &walk)
                 } else {
-                    changes.append(
+                    walk.changes.append(
                         PathChange(
                             kind: .deleted, path: path, mode: previous.mode, objectKind: previous.kind,
                             isEmptyTree: false, size: nil))
@@ -101,21 +142,21 @@ struct CommitLoader {
             let path = prefix + entry.name
             if entry.kind == .tree && entry.mode == 0o040000 && (previous == nil || previous?.kind == .tree) {
                 if try repository.treeEntryCount(entry.id) == 0 {
-                    changes.append(
+                    walk.changes.append(
                         PathChange(
                             kind: .added, path: path, mode: entry.mode, objectKind: .tree, isEmptyTree: true, size: nil)
                     )
                 }
-                try collectChanges(old: previous?.id, new: entry.id, prefix: path + "/", into: &changes)
+                try collectChanges(old: previous?.id, new: entry.id, prefix: path + "/", depth: depth + 1, into: &walk)
                 continue
             }
             let size = entry.kind == .blob ? try repository.blobSize(entry.id) : nil
-            changes.append(
+            walk.changes.append(
                 PathChange(
                     kind: previous == nil ? .added : .modified, path: path, mode: entry.mode,
                     objectKind: entry.kind, isEmptyTree: false, size: size, id: entry.id))
             if let previous, previous.kind == .tree {
-                try collectChanges(old: previous.id, new: nil, prefix: path + "/", into: &changes)
+                try collectChanges(old: previous.id, new: nil, prefix: path + "/", depth: depth + 1, into: &walk)
             }
         }
     }

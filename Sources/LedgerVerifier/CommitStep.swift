@@ -17,6 +17,8 @@ public struct CommitStep: Sendable {
     public let files: [LoadedFile]
     /// The trailers the commit message states, if they parse.
     public let trailers: LedgerTrailers?
+    /// Git objects refused before they were interpreted (non-canonical, too deep, too large).
+    public var anomalies: [GitAnomaly] = []
 
     public var id: ObjectID { commit.id }
 }
@@ -43,6 +45,12 @@ public struct PathChange: Sendable {
     public let size: Int?
     /// The object the path names in the new tree (nil for a deletion).
     public var id: ObjectID? = nil
+}
+
+/// A git object the verifier refused to interpret: where, and why.
+public struct GitAnomaly: Sendable, Equatable {
+    public let path: String
+    public let reason: String
 }
 
 /// One added file, loaded and decoded.

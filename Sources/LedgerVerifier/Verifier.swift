@@ -67,7 +67,7 @@ public enum Verifier {
 
         var state = ReplayState(trustRoot: trustRoot, now: options.now)
         var summary = VerificationSummary()
-        var failures = session.standingFindings(tip: tip)
+        var failures = RepositoryShape.findings(repository) + session.standingFindings(tip: tip)
         var start: ObjectID?
         do {
             if let since = options.since {

@@ -1,8 +1,10 @@
 import LedgerFormat
 import LedgerWriter
-/// DESIGN §6.1: a commit carries only the headers a ledger writer makes — `tree`, `parent`,
-/// `author`, `committer` and one `gpgsig`. Anything else (`encoding`, `mergetag`, `gpgsig-sha256`,
-/// invented headers) could carry meaning the verifier does not check.
+/// DESIGN §6.1, docs/FORMAT.md "Commits": a commit carries only the headers a ledger writer makes —
+/// `tree`, `parent`, `author`, `committer` and one `gpgsig`, in that order — and its author and
+/// committer are exactly `onym-ledger <ledger@onym.invalid>` at the commit's time with offset `+0000`.
+/// Anything else (`encoding`, `mergetag`, `gpgsig-sha256`, invented headers, another identity or time
+/// zone) could carry meaning the verifier does not check.
 public struct CommitHeaderPolicy: LedgerPolicy {
     public static let name = "CommitHeaderPolicy"
     static let allowed: Set<String> = ["tree", "parent", "author", "committer", "gpgsig"]
@@ -23,6 +25,28 @@ public struct CommitHeaderPolicy: LedgerPolicy {
         }
         if counts["gpgsig", default: 0] > 1 {
             failures.append(failure(step, "\(counts["gpgsig"]!) gpgsig headers; exactly one signature is allowed"))
+        }
+        let keys = step.commit.rawHeader.split(separator: "\n").filter { $0.first != " " }.map {
+            String($0.prefix { $0 != " " })
+        }
+        let order =
+            ["tree"] + Array(repeating: "parent", count: counts["parent", default: 0]) + ["author", "committer"]
+            + (counts["gpgsig"] == nil ? [] : ["gpgsig"])
+        if keys != order, failures.isEmpty {
+            failures.append(
+                failure(
+                    step,
+                    "headers in the order \(keys.joined(separator: ", ")); a ledger commit has \(order.joined(separator: ", "))"
+                ))
+        }
+        let identity = CommitIdentity(time: step.commit.time)
+        let expected = "\(identity.name) <\(identity.email)> \(identity.time) +0000"
+        for role in ["author", "committer"] {
+            let line = step.commit.rawHeader.split(separator: "\n").first { $0.hasPrefix(role + " ") }
+            if let line, line.dropFirst(role.count + 1) != Substring(expected) {
+                failures.append(
+                    failure(step, "\(role) is '\(line.dropFirst(role.count + 1))'; a ledger commit's is '\(expected)'"))
+            }
         }
         return failures
     }

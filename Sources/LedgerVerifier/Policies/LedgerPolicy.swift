@@ -33,6 +33,7 @@ public enum StandardLedgerPolicy {
         HistoryPolicy(),
         TimeOrderPolicy(),
         CommitHeaderPolicy(),
+        GitObjectPolicy(),
         CommitSignaturePolicy(),
         TreeWhitelistPolicy(),
         AppendOnlyPolicy(),

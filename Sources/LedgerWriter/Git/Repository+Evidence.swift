@@ -32,6 +32,25 @@ extension Repository {
         return length == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: length))
     }
 
+    /// The raw bytes of a tree object, read only when the object header says it is a tree of at most
+    /// `limit` bytes (so a hostile object costs nothing before it is refused); nil otherwise.
+    /// The corresponding C functions are `git_odb_read_header` and `git_odb_read`.
+    public func rawTree(_ id: ObjectID, limit: Int) throws(GitError) -> [UInt8]? {
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var oid = id.raw
+        var size = 0
+        var type = GIT_OBJECT_INVALID
+        try GitError.check(git_odb_read_header(&size, &type, odb, &oid))
+        guard type == GIT_OBJECT_TREE, size <= limit else { return nil }
+        var object: OpaquePointer?
+        try GitError.check(git_odb_read(&object, odb, &oid))
+        defer { git_odb_object_free(object) }
+        let length = git_odb_object_size(object)
+        return length == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: length))
+    }
+
     /// A version-2 git bundle holding the history of `tip` that `base` does not reach (everything, when
     /// `base` is nil), its ref named `refName`, and `base` as its prerequisite.
     ///

@@ -89,4 +89,9 @@ extension Repository {
         }
         return try writeRawObject(bytes, type: GIT_OBJECT_TREE)
     }
+
+    /// Writes `bytes` as a tree object exactly as given (unsorted, duplicated, padded: anything).
+    public func writeRawTreeBytes(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        try writeRawObject(bytes, type: GIT_OBJECT_TREE)
+    }
 }

@@ -60,12 +60,12 @@ final class Surgeon {
     /// Writes a raw commit and returns its id.
     func commit(
         tree: ObjectID, parents: [ObjectID], time: Int64, message: String, signing: Signing,
-        extraHeaders: [String] = []
+        extraHeaders: [String] = [], identity: String = "onym-ledger <ledger@onym.invalid>", offset: String = "+0000"
     ) -> ObjectID {
         var header = "tree \(tree.hex)\n"
         for parent in parents { header += "parent \(parent.hex)\n" }
-        header += "author onym-ledger <ledger@onym.invalid> \(time) +0000\n"
-        header += "committer onym-ledger <ledger@onym.invalid> \(time) +0000\n"
+        header += "author \(identity) \(time) \(offset)\n"
+        header += "committer \(identity) \(time) \(offset)\n"
         for extra in extraHeaders { header += extra + "\n" }
         let unsigned = Array((header + "\n" + message).utf8)
         func armored(_ key: Ed25519.PrivateKey, namespace: String = "git") -> String {
@@ -153,6 +153,29 @@ final class Surgeon {
             tree: tree, parents: [tip], time: tipInfo.time + 60,
             message: "append: raw\n\n\(trailers.text)", signing: .key(signer(of: tip)))
         try! repository.forceReference(LedgerLayout.branch, to: commitID)
+    }
+
+    /// A new commit on the tip whose root tree is the raw tree `bytes` (any form: unsorted, padded…).
+    func appendRootTree(_ bytes: [UInt8]) {
+        let tipInfo = info(tip)
+        let tree = try! repository.writeRawTreeBytes(bytes)
+        let trailers = LedgerTrailers(message: tipInfo.message)!
+        let id = commit(
+            tree: tree, parents: [tip], time: tipInfo.time + 60, message: "append: raw tree\n\n\(trailers.text)",
+            signing: .key(signer(of: tip)))
+        try! repository.forceReference(LedgerLayout.branch, to: id)
+    }
+
+    /// The tip's root tree as raw entries (mode text, name, id), for attacks that rewrite it.
+    func rootEntries() -> [(mode: String, name: String, id: ObjectID)] {
+        try! repository.treeEntries(info(tip).tree).map {
+            ($0.kind == .tree ? "40000" : String($0.mode, radix: 8), $0.name, $0.id)
+        }
+    }
+
+    /// Raw tree bytes for `entries`, in the order given.
+    static func treeBytes(_ entries: [(mode: String, name: String, id: ObjectID)]) -> [UInt8] {
+        entries.flatMap { Array("\($0.mode) \($0.name)".utf8) + [0] + $0.id.bytes }
     }
 
     /// Replaces `message`'s trailers with `trailers`.

@@ -75,8 +75,102 @@ enum TamperCorpus {
     }
 
     static let attacks: [Attack] =
-        history + timeTravel + signatures + tree + descriptor + records + verdictAttacks + revocationAttacks + writeLog
-        + limits
+        history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks
+        + revocationAttacks + writeLog + limits
+
+    // MARK: - Git objects only canonical, work bounded (issue 12)
+
+    /// The tip's root tree with one entry changed by `edit` (mode text, name), written raw.
+    static func editRoot(
+        _ s: Surgeon, _ name: String, _ edit: (inout (mode: String, name: String, id: ObjectID)) -> Void
+    ) {
+        var entries = s.rootEntries()
+        let index = entries.firstIndex { $0.name == name }!
+        edit(&entries[index])
+        s.appendRootTree(Surgeon.treeBytes(entries))
+    }
+
+    static func writeInGitDirectory(_ surgeon: Surgeon, _ path: String, _ text: String) {
+        let full = surgeon.repository.gitDirectory + path
+        try! FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! text.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+
+    static let gitObjects: [Attack] = [
+        Attack(name: "folder with mode 040755", policy: "GitObjectPolicy") { s in
+            editRoot(s, "verdicts") { $0.mode = "40755" }
+        },
+        Attack(name: "folder with a zero-padded mode", policy: "GitObjectPolicy") { s in
+            editRoot(s, "verdicts") { $0.mode = "040000" }
+        },
+        Attack(name: "file with a zero-padded mode", policy: "GitObjectPolicy") { s in
+            editRoot(s, "ledger.json") { $0.mode = "0100644" }
+        },
+        Attack(name: "unsorted tree", policy: "GitObjectPolicy") { s in
+            s.appendRootTree(Surgeon.treeBytes(s.rootEntries().reversed()))
+        },
+        Attack(name: "keys/allowed_signers listed twice, a stranger's second", policy: "GitObjectPolicy") { s in
+            let keysTree = s.rootEntries().first { $0.name == "keys" }!.id
+            let original = try! s.repository.treeEntries(keysTree)[0]
+            let strangers = s.blob(Array(AllowedSigners(keys: [stranger.publicKey]).text.utf8))
+            let keys = try! s.repository.writeRawTreeBytes(
+                Surgeon.treeBytes([
+                    ("100644", "allowed_signers", original.id), ("100644", "allowed_signers", strangers),
+                ]))
+            editRoot(s, "keys") { $0.id = keys }
+        },
+        Attack(name: "a name containing a slash", policy: "GitObjectPolicy") { s in
+            var entries = s.rootEntries()
+            entries.append(("100644", "verdicts/forged.json", s.blob(Array("{}".utf8))))
+            s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name < $1.name }))
+        },
+        Attack(name: "tree nested 40 000 deep", policy: "GitObjectPolicy") { s in
+            var inner = s.blob(Array("{}".utf8))
+            var mode = "100644"
+            for _ in 0..<40_000 {
+                inner = try! s.repository.writeRawTreeBytes(Surgeon.treeBytes([(mode, "d", inner)]))
+                mode = "40000"
+            }
+            var entries = s.rootEntries()
+            entries.append(("40000", "deep", inner))
+            s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
+        },
+        Attack(name: "folder object over the size limit", policy: "GitObjectPolicy") { s in
+            let blob = s.blob(Array("{}".utf8))
+            let names = (0..<12_000).map { String(format: "%064x.json", $0) }
+            let big = try! s.repository.writeRawTreeBytes(Surgeon.treeBytes(names.map { ("100644", $0, blob) }))
+            var entries = s.rootEntries()
+            entries.append(("40000", "big", big))
+            s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
+        },
+        Attack(name: "HEAD names another branch", policy: "RepositoryPolicy") { s in
+            writeInGitDirectory(s, "HEAD", "ref: refs/heads/other\n")
+        },
+        Attack(name: "a replace ref git would follow", policy: "RepositoryPolicy") { s in
+            writeInGitDirectory(s, "refs/replace/\(s.commits[5].hex)", s.commits[4].hex + "\n")
+        },
+        Attack(name: "grafts rewrite parents for git", policy: "RepositoryPolicy") { s in
+            writeInGitDirectory(s, "info/grafts", s.commits[5].hex + "\n")
+        },
+        Attack(name: "objects borrowed through alternates", policy: "RepositoryPolicy") { s in
+            writeInGitDirectory(s, "objects/info/alternates", "/nonexistent/objects\n")
+        },
+        Attack(name: "commit by a foreign identity", policy: "CommitHeaderPolicy") { s in
+            let tipInfo = s.info(s.tip)
+            let id = s.commit(
+                tree: tipInfo.tree, parents: [s.tip], time: tipInfo.time + 60, message: tipInfo.message,
+                signing: .key(s.signer(of: s.tip)), identity: "Mallory <m@example.com>")
+            try! s.repository.forceReference(LedgerLayout.branch, to: id)
+        },
+        Attack(name: "commit in another time zone", policy: "CommitHeaderPolicy") { s in
+            let tipInfo = s.info(s.tip)
+            let id = s.commit(
+                tree: tipInfo.tree, parents: [s.tip], time: tipInfo.time + 60, message: tipInfo.message,
+                signing: .key(s.signer(of: s.tip)), offset: "+0200")
+            try! s.repository.forceReference(LedgerLayout.branch, to: id)
+        },
+    ]
 
     /// An unanswered status attempt to the fixture authority, correctly signed, added by a fresh commit.
     static func addStatusAttempt(_ surgeon: Surgeon, attemptedAt: String) {
@@ -174,14 +268,14 @@ enum TamperCorpus {
     // MARK: - Tree whitelist
 
     static let tree: [Attack] = [
-        Attack(name: "symlink", policy: "TreeWhitelistPolicy") { s in
+        Attack(name: "symlink", policy: "GitObjectPolicy") { s in
             s.append([
                 .upsert(
                     path: "verdicts/00/00/" + String(repeating: "0", count: 64) + ".json",
                     id: s.blob(Array("../../ledger.json".utf8)), mode: 0o120000)
             ])
         },
-        Attack(name: "gitlink", policy: "TreeWhitelistPolicy") { s in
+        Attack(name: "gitlink", policy: "GitObjectPolicy") { s in
             s.append([.upsert(path: "vendor", id: s.commits[0], mode: 0o160000)])
         },
         Attack(name: "unexpected path", policy: "TreeWhitelistPolicy") { s in
@@ -195,16 +289,16 @@ enum TamperCorpus {
                 .replacingOccurrences(of: ".JSON", with: ".json")
             s.append([.upsert(path: upper, id: s.blob(s.file(mandatePath(0))), mode: mode)])
         },
-        Attack(name: "executable file mode", policy: "TreeWhitelistPolicy") { s in
+        Attack(name: "executable file mode", policy: "GitObjectPolicy") { s in
             let next = write(7, after: entry(s, 6))
             s.append(
                 [.upsert(path: entryPath(7), id: s.blob(next.json), mode: 0o100755)],
                 message: "append: x\n\n" + LedgerTrailers(logSize: 7, logHead: next.entryHash).text)
         },
-        Attack(name: ".git folder", policy: "TreeWhitelistPolicy") { s in
+        Attack(name: ".git folder", policy: "GitObjectPolicy") { s in
             s.appendRaw([".git", "config"], id: s.blob(Array("[core]".utf8)), mode: mode)
         },
-        Attack(name: "dot-dot name", policy: "TreeWhitelistPolicy") { s in
+        Attack(name: "dot-dot name", policy: "GitObjectPolicy") { s in
             s.appendRaw(["log", "..", "x.json"], id: s.blob(Array("{}".utf8)), mode: mode)
         },
         Attack(name: "record in the wrong fan-out folder", policy: "TreeWhitelistPolicy") { s in

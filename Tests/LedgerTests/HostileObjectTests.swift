@@ -1,0 +1,61 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerVerifier
+@testable import LedgerWriter
+
+/// Issue 12, bounded work: each limit on git objects holds at the limit and refuses just past it,
+/// before anything below is read.
+@Suite("Hostile git objects: limits at and past their value")
+struct HostileObjectTests {
+    func policies(afterAdding name: String, _ subtree: (Surgeon) -> ObjectID) throws -> Set<String> {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+        var entries = surgeon.rootEntries()
+        entries.append(("40000", name, subtree(surgeon)))
+        surgeon.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
+        let result = TamperCorpusTests.verify(ledger)
+        #expect(result.status == 1)
+        let findings = (result.report["findings"] as? [[String: Any]]) ?? []
+        return Set(findings.compactMap { $0["policy"] as? String })
+    }
+
+    /// A chain of `levels` folders ending in a file.
+    func chain(_ surgeon: Surgeon, levels: Int) -> ObjectID {
+        var inner = surgeon.blob(Array("{}".utf8))
+        var mode = "100644"
+        for _ in 0..<levels {
+            inner = try! surgeon.repository.writeRawTreeBytes(Surgeon.treeBytes([(mode, "d", inner)]))
+            mode = "40000"
+        }
+        return inner
+    }
+
+    @Test func depthIsReadUpToTheLimitAndRefusedPastIt() throws {
+        // The added folder sits at depth 1; `levels` folders below the root reach depth `levels`.
+        let atLimit = try policies(afterAdding: "deep") { chain($0, levels: CommitLoader.maxTreeDepth) }
+        #expect(!atLimit.contains(GitObjectPolicy.name))
+        #expect(atLimit.contains(TreeWhitelistPolicy.name))  // off the whitelist, but read and judged
+        let past = try policies(afterAdding: "deep") { chain($0, levels: CommitLoader.maxTreeDepth + 1) }
+        #expect(past.contains(GitObjectPolicy.name))
+    }
+
+    @Test func treeSizeIsReadUpToTheLimitAndRefusedPastIt() throws {
+        // Entries of 6 + 1 + 69 + 1 + 20 = 97 bytes: as many as fit in the limit, then one more.
+        let perEntry = 97
+        let fitting = CommitLoader.maxTreeBytes / perEntry
+        func tree(_ surgeon: Surgeon, _ count: Int) -> ObjectID {
+            let blob = surgeon.blob(Array("{}".utf8))
+            let names = (0..<count).map { String(format: "%064x.json", $0) }
+            return try! surgeon.repository.writeRawTreeBytes(Surgeon.treeBytes(names.map { ("100644", $0, blob) }))
+        }
+        #expect(fitting * perEntry <= CommitLoader.maxTreeBytes)
+        let atLimit = try policies(afterAdding: "big") { tree($0, min(fitting, CommitLoader.maxTreeEntries)) }
+        #expect(!atLimit.contains(GitObjectPolicy.name))
+        let past = try policies(afterAdding: "big") { tree($0, fitting + 1) }
+        #expect(past.contains(GitObjectPolicy.name))
+    }
+}

@@ -13,29 +13,22 @@ extension Repository {
     }
 
     /// The raw bytes of a commit object (headers, `gpgsig`, message): what `git cat-file commit` prints.
-    /// The corresponding C function is `git_odb_read`.
     public func rawCommit(_ id: ObjectID, limit: Int = 1 << 20) throws(GitError) -> [UInt8] {
-        var odb: OpaquePointer?
-        try GitError.check(git_repository_odb(&odb, pointer))
-        defer { git_odb_free(odb) }
-        var oid = id.raw
-        var size = 0
-        var type = GIT_OBJECT_INVALID
-        try GitError.check(git_odb_read_header(&size, &type, odb, &oid))
-        guard type == GIT_OBJECT_COMMIT, size <= limit else {
+        guard let bytes = try rawObject(id, type: GIT_OBJECT_COMMIT, limit: limit) else {
             throw GitError.fail("\(id.hex) is not a commit of at most \(limit) bytes")
         }
-        var object: OpaquePointer?
-        try GitError.check(git_odb_read(&object, odb, &oid))
-        defer { git_odb_object_free(object) }
-        let length = git_odb_object_size(object)
-        return length == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: length))
+        return bytes
     }
 
     /// The raw bytes of a tree object, read only when the object header says it is a tree of at most
     /// `limit` bytes (so a hostile object costs nothing before it is refused); nil otherwise.
-    /// The corresponding C functions are `git_odb_read_header` and `git_odb_read`.
     public func rawTree(_ id: ObjectID, limit: Int) throws(GitError) -> [UInt8]? {
+        try rawObject(id, type: GIT_OBJECT_TREE, limit: limit)
+    }
+
+    /// An object's raw bytes when its header names `type` and at most `limit` bytes; nil otherwise.
+    /// The corresponding C functions are `git_odb_read_header` and `git_odb_read`.
+    private func rawObject(_ id: ObjectID, type expected: git_object_t, limit: Int) throws(GitError) -> [UInt8]? {
         var odb: OpaquePointer?
         try GitError.check(git_repository_odb(&odb, pointer))
         defer { git_odb_free(odb) }
@@ -43,7 +36,7 @@ extension Repository {
         var size = 0
         var type = GIT_OBJECT_INVALID
         try GitError.check(git_odb_read_header(&size, &type, odb, &oid))
-        guard type == GIT_OBJECT_TREE, size <= limit else { return nil }
+        guard type == expected, size <= limit else { return nil }
         var object: OpaquePointer?
         try GitError.check(git_odb_read(&object, odb, &oid))
         defer { git_odb_object_free(object) }

@@ -97,6 +97,17 @@ enum TamperCorpus {
         try! text.write(toFile: full, atomically: true, encoding: .utf8)
     }
 
+    /// A signed commit on the tip with the tip's tree and message, by another identity or time zone.
+    static func appendSameTree(
+        _ s: Surgeon, identity: String = "onym-ledger <ledger@onym.invalid>", offset: String = "+0000"
+    ) {
+        let tipInfo = s.info(s.tip)
+        let id = s.commit(
+            tree: tipInfo.tree, parents: [s.tip], time: tipInfo.time + 60, message: tipInfo.message,
+            signing: .key(s.signer(of: s.tip)), identity: identity, offset: offset)
+        try! s.repository.forceReference(LedgerLayout.branch, to: id)
+    }
+
     static let gitObjects: [Attack] = [
         Attack(name: "folder with mode 040755", policy: "GitObjectPolicy") { s in
             editRoot(s, "verdicts") { $0.mode = "40755" }
@@ -157,18 +168,10 @@ enum TamperCorpus {
             writeInGitDirectory(s, "objects/info/alternates", "/nonexistent/objects\n")
         },
         Attack(name: "commit by a foreign identity", policy: "CommitHeaderPolicy") { s in
-            let tipInfo = s.info(s.tip)
-            let id = s.commit(
-                tree: tipInfo.tree, parents: [s.tip], time: tipInfo.time + 60, message: tipInfo.message,
-                signing: .key(s.signer(of: s.tip)), identity: "Mallory <m@example.com>")
-            try! s.repository.forceReference(LedgerLayout.branch, to: id)
+            appendSameTree(s, identity: "Mallory <m@example.com>")
         },
         Attack(name: "commit in another time zone", policy: "CommitHeaderPolicy") { s in
-            let tipInfo = s.info(s.tip)
-            let id = s.commit(
-                tree: tipInfo.tree, parents: [s.tip], time: tipInfo.time + 60, message: tipInfo.message,
-                signing: .key(s.signer(of: s.tip)), offset: "+0200")
-            try! s.repository.forceReference(LedgerLayout.branch, to: id)
+            appendSameTree(s, offset: "+0200")
         },
     ]
 

@@ -12,7 +12,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz vectors example oracle
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -88,3 +88,7 @@ oracle: deps
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz-parser $(FUZZ_SECONDS)
+
+## Fuzz the verifier's raw git-object readers (trees, packs): make fuzz-git FUZZ_SECONDS=600
+fuzz-git:
+	scripts/fuzz-git-objects $(FUZZ_SECONDS)

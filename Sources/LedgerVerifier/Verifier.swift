@@ -55,6 +55,13 @@ public enum Verifier {
                 throw InputError(kind: .unreadable, description: "\(path): no \(LedgerLayout.branch); not a ledger")
             }
             tip = found
+            // Before libgit2 reads a single object: packs whose delta chains it would follow forever.
+            let unsafePacks = PackScan.findings(gitDirectory: repository.gitDirectory)
+            guard unsafePacks.isEmpty else {
+                var summary = VerificationSummary()
+                summary.tip = tip
+                return VerificationReport(summary: summary, failures: unsafePacks)
+            }
             firstCommit = try repository.firstCommit(from: tip)
         } catch let error as InputError {
             throw error

@@ -9,6 +9,12 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
     }
 
+    /// An id from its 20 raw bytes (as pack indexes and tree objects store it); nil for another length.
+    public init?(rawBytes: [UInt8]) {
+        guard rawBytes.count == 20 else { return nil }
+        bytes = rawBytes
+    }
+
     public init?(hexString hex: String) {
         guard hex.utf8.count == 40 else { return nil }
         var oid = git_oid()

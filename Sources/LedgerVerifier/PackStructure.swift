@@ -1,0 +1,165 @@
+/// The delta structure of git packs, read from their bytes (issue 12, bounded work): libgit2 1.5
+/// follows a cyclic or self-based delta forever (`git_odb_read_header` never returns). Each object's
+/// base is found from the pack itself — an `OFS_DELTA` must point strictly backwards, a `REF_DELTA`
+/// names an object by id — and every chain is followed with cycle detection and a depth bound, each
+/// object once. Pure (bytes in, a reason out), so the git-object fuzzer exercises it directly.
+enum PackStructure {
+    /// Longest delta chain accepted (git's default `--depth` is 50; `git repack` allows up to 4 095).
+    static let maxDeltaDepth = 10_000
+
+    enum Base: Equatable {
+        case none
+        case offset(Int)
+        case id([UInt8])
+    }
+
+    struct PackError: Error {
+        let reason: String
+    }
+
+    /// The objects a version-2 pack index lists: id and offset into the pack.
+    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [(id: [UInt8], offset: Int)] {
+        guard bytes.count >= 8 + 1024, Array(bytes[0..<4]) == [0xFF, 0x74, 0x4F, 0x63], bytes[7] == 2 else {
+            throw PackError(reason: "not a version-2 pack index")
+        }
+        func word(_ at: Int) -> Int {
+            var value = 0
+            for index in 0..<4 { value = value << 8 | Int(bytes[at + index]) }
+            return value
+        }
+        let count = word(8 + 255 * 4)
+        let names = 8 + 1024
+        let offsets = names + count * 20 + count * 4
+        let large = offsets + count * 4
+        guard count >= 0, large <= bytes.count else { throw PackError(reason: "a truncated pack index") }
+        var entries: [([UInt8], Int)] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            let id = Array(bytes[(names + index * 20)..<(names + index * 20 + 20)])
+            var offset = word(offsets + index * 4)
+            if offset & 0x8000_0000 != 0 {
+                let slot = large + (offset & 0x7FFF_FFFF) * 8
+                guard slot + 8 <= bytes.count else { throw PackError(reason: "a truncated pack index") }
+                offset = 0
+                for index in 0..<8 { offset = offset << 8 | Int(bytes[slot + index]) }
+            }
+            entries.append((id, offset))
+        }
+        return entries
+    }
+
+    /// The delta base of the object at `offset` in `pack` (after the 12-byte header).
+    static func base(in pack: UnsafeRawBufferPointer, at offset: Int) throws(PackError) -> Base {
+        guard offset >= 12, offset < pack.count else {
+            throw PackError(reason: "an object offset \(offset) outside the pack")
+        }
+        var position = offset
+        var byte = pack[position]
+        let type = (byte >> 4) & 7
+        var shifts = 0
+        while byte & 0x80 != 0 {
+            position += 1
+            shifts += 1
+            guard position < pack.count, shifts < 10 else {
+                throw PackError(reason: "a malformed object header at \(offset)")
+            }
+            byte = pack[position]
+        }
+        position += 1
+        switch type {
+        case 1, 2, 3, 4: return .none
+        case 6:
+            guard position < pack.count else { throw PackError(reason: "a truncated delta at \(offset)") }
+            var c = pack[position]
+            var distance = Int(c & 0x7F)
+            var steps = 0
+            while c & 0x80 != 0 {
+                position += 1
+                steps += 1
+                guard position < pack.count, steps < 9 else {
+                    throw PackError(reason: "a malformed delta offset at \(offset)")
+                }
+                c = pack[position]
+                distance = ((distance + 1) << 7) | Int(c & 0x7F)
+            }
+            guard distance > 0, distance <= offset - 12 else {
+                throw PackError(reason: "the delta at \(offset) is based on itself or on a later object")
+            }
+            return .offset(offset - distance)
+        case 7:
+            guard position + 20 <= pack.count else { throw PackError(reason: "a truncated delta at \(offset)") }
+            return .id(Array(pack[position..<(position + 20)]))
+        default:
+            throw PackError(reason: "object type \(type) at \(offset)")
+        }
+    }
+
+    /// Why the packs' delta chains are unsafe to follow, or nil. `packs` are (name, pack bytes, index).
+    static func violation(
+        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: [UInt8], offset: Int)])]
+    )
+        -> String?
+    {
+        // Every packed object, by id: (pack, offset). A REF_DELTA base outside every pack is a loose
+        // object (never a delta) or missing (libgit2 then fails cleanly).
+        var where_: [[UInt8]: (pack: Int, offset: Int)] = [:]
+        for (number, pack) in packs.enumerated() {
+            for entry in pack.entries where where_[entry.id] == nil { where_[entry.id] = (number, entry.offset) }
+        }
+        struct Key: Hashable {
+            let pack: Int
+            let offset: Int
+        }
+        // Each settled object's chain length (itself and its bases); chains are walked once.
+        var depth: [Key: Int] = [:]
+        for (number, pack) in packs.enumerated() {
+            for entry in pack.entries {
+                var chain: [Key] = []
+                var onChain: Set<Key> = []
+                var current = Key(pack: number, offset: entry.offset)
+                var below = 0
+                while true {
+                    if let known = depth[current] {
+                        below = known
+                        break
+                    }
+                    guard onChain.insert(current).inserted else {
+                        return "\(pack.name): the delta chain of \(hex(entry.id)) is cyclic"
+                    }
+                    chain.append(current)
+                    guard chain.count <= maxDeltaDepth else {
+                        return "\(pack.name): the delta chain of \(hex(entry.id)) is longer than \(maxDeltaDepth)"
+                    }
+                    let base: Base
+                    do {
+                        base = try Self.base(in: packs[current.pack].pack, at: current.offset)
+                    } catch {
+                        return "\(packs[current.pack].name): \(error.reason)"
+                    }
+                    guard case .none = base else {
+                        if case .offset(let offset) = base {
+                            current = Key(pack: current.pack, offset: offset)
+                            continue
+                        }
+                        if case .id(let id) = base, let found = where_[id] {
+                            current = Key(pack: found.pack, offset: found.offset)
+                            continue
+                        }
+                        break  // a base outside every pack: loose (never a delta) or missing
+                    }
+                    break
+                }
+                guard chain.count + below <= maxDeltaDepth else {
+                    return "\(pack.name): the delta chain of \(hex(entry.id)) is longer than \(maxDeltaDepth)"
+                }
+                for (position, key) in chain.enumerated() { depth[key] = chain.count - position + below }
+            }
+        }
+        return nil
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerVerifier
+@testable import LedgerWriter
+
+/// Issue 12: a 200-byte pack whose delta chain is cyclic (or based on itself) hung `verify` inside
+/// libgit2 1.5. The verifier now reads every pack's delta structure first, and refuses such packs before
+/// libgit2 reads a single object.
+@Suite("Packs: cyclic and self-based deltas are refused before libgit2 reads them")
+struct PackScanTests {
+    /// A pack object: a delta on another object by id (`REF_DELTA`), on an earlier offset
+    /// (`OFS_DELTA`, distance given raw), or a plain blob.
+    enum Object {
+        case refDelta(base: ObjectID)
+        case ofsDelta(distance: Int)
+        case blob
+    }
+
+    /// Pack bytes (version 2) and its version-2 index for `objects` named `ids` (checksums zero:
+    /// the verifier refuses these packs before anything would check them).
+    static func pack(_ objects: [(id: ObjectID, object: Object)]) -> (pack: [UInt8], index: [UInt8]) {
+        var pack = Array("PACK".utf8) + [0, 0, 0, 2] + withUnsafeBytes(of: UInt32(objects.count).bigEndian, Array.init)
+        var offsets: [ObjectID: Int] = [:]
+        for (id, object) in objects {
+            offsets[id] = pack.count
+            switch object {
+            case .blob: pack += [0x30 | 2, 0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]  // type 3, size 2, zlib of ""
+            case .refDelta(let base): pack += [0x70 | 4] + base.bytes + [0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]
+            case .ofsDelta(let distance):
+                pack += [0x60 | 4, UInt8(distance & 0x7F)] + [0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]
+            }
+        }
+        pack += [UInt8](repeating: 0, count: 20)
+        let sorted = objects.map(\.id).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63, 0, 0, 0, 2]
+        for first in 0..<256 {
+            let count = sorted.filter { Int($0.bytes[0]) <= first }.count
+            index += withUnsafeBytes(of: UInt32(count).bigEndian, Array.init)
+        }
+        for id in sorted { index += id.bytes }
+        for _ in sorted { index += [0, 0, 0, 0] }
+        for id in sorted { index += withUnsafeBytes(of: UInt32(offsets[id]!).bigEndian, Array.init) }
+        index += [UInt8](repeating: 0, count: 40)
+        return (pack, index)
+    }
+
+    static func id(_ byte: UInt8) -> ObjectID { ObjectID(rawBytes: [UInt8](repeating: byte, count: 20))! }
+
+    static func violation(_ objects: [(id: ObjectID, object: Object)]) -> String? {
+        let (pack, index) = Self.pack(objects)
+        return pack.withUnsafeBytes { packBytes in
+            index.withUnsafeBytes { indexBytes in
+                PackStructure.violation([("test.pack", packBytes, try! PackStructure.parseIndex(indexBytes))])
+            }
+        }
+    }
+
+    @Test func aRefDeltaCycleAndASelfBasedDeltaAreRefused() {
+        let a = Self.id(0xAA)
+        let b = Self.id(0xBB)
+        #expect(Self.violation([(a, .refDelta(base: b)), (b, .refDelta(base: a))])?.contains("cyclic") == true)
+        #expect(Self.violation([(a, .refDelta(base: a))])?.contains("cyclic") == true)
+        #expect(Self.violation([(a, .ofsDelta(distance: 0))])?.contains("based on itself") == true)
+        #expect(Self.violation([(a, .blob), (b, .ofsDelta(distance: 9))]) == nil)  // a well-formed delta
+        #expect(Self.violation([(a, .blob), (b, .refDelta(base: a))]) == nil)
+    }
+
+    @Test func chainsAreFollowedToTheDepthLimitAndRefusedPastIt() {
+        func chain(_ deltas: Int) -> [(id: ObjectID, object: Object)] {
+            let ids = (0...deltas).map { n in
+                ObjectID(
+                    rawBytes: withUnsafeBytes(of: UInt64(n + 1).bigEndian, Array.init)
+                        + [UInt8](repeating: 7, count: 12))!
+            }
+            return [(ids[0], .blob)] + (1...deltas).map { (ids[$0], Object.refDelta(base: ids[$0 - 1])) }
+        }
+        #expect(Self.violation(chain(PackStructure.maxDeltaDepth - 1)) == nil)  // the chain holds maxDeltaDepth objects
+        #expect(Self.violation(chain(PackStructure.maxDeltaDepth))?.contains("longer than") == true)
+    }
+
+    /// End to end: the cyclic pack dropped into a ledger, its first object made the tip. Before, verify
+    /// hung forever; now it answers at once, REJECTED by RepositoryPolicy, without reading an object.
+    @Test func verifyRefusesTheLedgerAtOnce() throws {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let a = Self.id(0xAA)
+        let b = Self.id(0xBB)
+        let (pack, index) = Self.pack([(a, .refDelta(base: b)), (b, .refDelta(base: a))])
+        try Data(pack).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-cyclic.pack"))
+        try Data(index).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-cyclic.idx"))
+        try (a.hex + "\n").write(toFile: ledger + "/refs/heads/main", atomically: true, encoding: .utf8)
+        let started = Date()
+        let result = TamperCorpusTests.verify(ledger)
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(result.status == 1)
+        let reasons = ((result.report["findings"] as? [[String: Any]]) ?? []).compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("cyclic") }, "\(reasons)")
+    }
+}

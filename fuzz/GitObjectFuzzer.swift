@@ -1,0 +1,40 @@
+// libFuzzer entry point for the verifier's readers of raw git objects (built by scripts/fuzz-git-objects,
+// not by SwiftPM): the canonical tree parser and the pack delta-structure scanner, which run on every
+// byte of a hostile repository before libgit2 does.
+//
+// The first input byte chooses the reader; the rest is the object. For packs, two length bytes give
+// the size of the index, the index follows, then the pack. Properties: never a crash, a hang or an
+// unbounded allocation; a tree the parser accepts re-serializes to exactly its bytes (one canonical
+// form); a pack scan terminates with an answer.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let selector = bytes.first else { return 0 }
+    let rest = Array(bytes.dropFirst())
+    if selector & 1 == 0 {
+        guard case .success(let entries) = CanonicalTree.parse(rest) else { return 0 }
+        // Rebuild the bytes from the entries: ids are the 20 bytes after each name's NUL.
+        var rebuilt: [UInt8] = []
+        var cursor = 0
+        for entry in entries {
+            let header = Array((entry.isTree ? "40000 " : "100644 ").utf8) + entry.name + [0]
+            rebuilt += header + rest[(cursor + header.count)..<(cursor + header.count + 20)]
+            cursor += header.count + 20
+        }
+        guard rebuilt == rest else { fatalError("an accepted tree has another canonical form") }
+        return 0
+    }
+    guard rest.count >= 2 else { return 0 }
+    let indexLength = Int(rest[0]) << 8 | Int(rest[1])
+    guard rest.count >= 2 + indexLength else { return 0 }
+    let index = Array(rest[2..<(2 + indexLength)])
+    let pack = Array(rest[(2 + indexLength)...])
+    index.withUnsafeBytes { indexBytes in
+        pack.withUnsafeBytes { packBytes in
+            guard let entries = try? PackStructure.parseIndex(indexBytes), entries.count <= 4096 else { return }
+            _ = PackStructure.violation([("fuzz.pack", packBytes, entries)])
+        }
+    }
+    return 0
+}

@@ -169,8 +169,9 @@ struct CommitLoader {
         }
         switch meaning {
         case .allowedSigners:
+            let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
             return LoadedFile(
-                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
+                path: path, meaning: meaning, bytes: bytes, isCanonical: signers?.isWriterForm(bytes) ?? true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
                     .allowedSigners(try AllowedSigners(text: String(decoding: bytes, as: UTF8.self)))
                 })

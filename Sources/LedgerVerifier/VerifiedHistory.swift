@@ -108,6 +108,17 @@ public final class VerifiedHistory {
     public func mandates(ofUser user: String) -> [Mandate] { index().byUser[user] ?? [] }
     public func mandates(onBinding binding: String) -> [Mandate] { index().byBinding[binding] ?? [] }
 
+    /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
+    /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
+    /// gate and reconcile show it (issue 12).
+    public func identities(onBinding binding: String) -> [(user: String, acceptedAt: Instant)] {
+        var first: [String: Instant] = [:]
+        for mandate in mandates(onBinding: binding) {
+            first[mandate.userKey] = min(first[mandate.userKey] ?? mandate.acceptedAt, mandate.acceptedAt)
+        }
+        return first.map { ($0.key, $0.value) }.sorted { ($0.acceptedAt, $0.user) < ($1.acceptedAt, $1.user) }
+    }
+
     /// The gate's input for a binding (or the binding an identity's newest mandate names).
     public func gateInput(binding: String, user: String?, appleBits: DeviceBits?, at time: Instant)
         -> GateEvaluator.Input

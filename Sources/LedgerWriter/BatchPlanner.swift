@@ -15,6 +15,8 @@ struct BatchPlanner {
     private var plannedPaths: Set<String> = []
     private var batchMandates: [ContentAddress: Mandate] = [:]
     private var batchManifests: [ContentAddress: AuthorityManifest] = [:]
+    /// The manifests the ledger holds at the tip (read once, when the batch brings a manifest).
+    private var knownManifests: [AuthorityManifest]?
     private var batchVerdicts: [ContentAddress: Verdict] = [:]
     private var batchEntries: [Int64: WriteLogEntry] = [:]
     private var explicitReceipts: Set<ContentAddress> = []
@@ -181,6 +183,13 @@ struct BatchPlanner {
     private mutating func addManifest(_ manifest: AuthorityManifest, signature: [UInt8]?, source: String)
         throws(AppendError)
     {
+        if knownManifests == nil {
+            knownManifests = try state.allRecords(.manifest).compactMap { try? AuthorityManifest(rawBytes: $0) }
+        }
+        if let reason = AuthorityIdentity.conflict(manifest, known: knownManifests! + batchManifests.values) {
+            throw AppendError(
+                source: source, record: manifest.hash.hex, rule: AuthorityIdentity.ruleName, reason: reason)
+        }
         batchManifests[manifest.hash] = manifest
         if try addFile(LedgerLayout.recordPath(.manifest, manifest.hash), manifest.rawBytes) {
             plan.counts.manifests += 1

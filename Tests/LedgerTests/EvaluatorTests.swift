@@ -217,6 +217,39 @@ struct EvaluatorTests {
         #expect(routed.newHolderUrl == "https://authority.example/new-holder")
     }
 
+    /// Issue 12, "a vendor-made authority": a ban of another identity on the same device (a key the
+    /// vendor minted, mandated on the real user's binding) does not answer `banned` for the real user.
+    @Test func aBanOfAnotherIdentityOnTheDeviceIsNotThisIdentitysBan() {
+        let minted = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x77))!
+        let mintedMandate = try! Mandate(
+            json: FixtureRecords.mandate(
+                user: minted, interface: FixtureInterface(), authority: Self.authority, classes: ["csam"],
+                deviceBinding: Self.binding, acceptedAt: "2026-08-05T00:00:00Z"))
+        let ban = try! Verdict(
+            json: FixtureRecords.verdict(
+                .ban, caseId: "m", mandate: mintedMandate, authority: Self.authority, classId: "csam",
+                decidedAt: "2026-08-10T00:00:00Z"))
+        let fact = VerdictFact(
+            verdict: ban, receivedAt: Self.t("2026-08-10T00:00:00Z"), manifest: Self.authority.manifest())
+        var input = GateEvaluator.Input(
+            binding: Self.binding, facts: [fact], appleBits: DeviceBits(caseOpen: false, banned: true),
+            at: Self.t("2026-08-11T00:00:00Z"))
+        input.user = Self.user.publicKey.onymKey
+        input.userMandates = [Self.mandate()]
+        let lookup = GateEvaluator.Lookup(
+            verdict: { $0 == ban.ref ? ban : nil }, mandate: { _ in mintedMandate },
+            manifest: { _ in Self.authority.manifest() })
+        let answer = GateEvaluator.answer(input, lookup: lookup)
+        #expect(answer.result == .checkRequired(.reidentificationRequired))
+        // The accused identity itself is banned.
+        input.user = minted.publicKey.onymKey
+        input.userMandates = [mintedMandate]
+        guard case .banned = GateEvaluator.answer(input, lookup: lookup).result else {
+            Issue.record("the accused identity should be banned")
+            return
+        }
+    }
+
     @Test func clientDerivationAndGenerations() {
         var client = ClientGate()
         let noon = Self.t("2026-08-10T12:00:00Z")

@@ -91,6 +91,29 @@ struct GateReconcileCLITests {
         #expect(result.stderr.contains("the ledger is not authentic"))
     }
 
+    /// Issue 12: a device binding named by mandates of more than one identity is never silent.
+    @Test func aBindingSharedByIdentitiesIsShown() throws {
+        let scenario = LedgerScenario()
+        let second = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x33))!
+        scenario.append(
+            [
+                scenario.file(scenario.authority.manifestBytes, name: "manifest.json"),
+                scenario.file(scenario.mandate()),
+                scenario.file(scenario.mandate(user: second, acceptedAt: "2026-08-08T06:00:00Z")),
+            ], at: "2026-08-09T00:00:00Z")
+        let trust = scenario.signer + ".pub"
+        let gate = CLI.run([
+            "gate", scenario.ledger, "--binding", "enrollment:device-1", "--at", "2026-08-10T00:00:00Z", "--trust",
+            trust,
+        ])
+        #expect(gate.stdout.contains("Mandates of 2 identities name enrollment:device-1"), "\(gate.stdout)")
+        #expect(gate.stdout.contains(second.publicKey.onymKey))
+        let reconcile = CLI.run([
+            "reconcile", scenario.ledger, "--at", "2026-08-10T00:00:00Z", "--all", "--trust", trust,
+        ])
+        #expect(reconcile.stdout.contains("(mandates of 2 identities)"), "\(reconcile.stdout)")
+    }
+
     @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack"])
     func everyVerbHasHelp(_ verb: String) {
         let result = CLI.run([verb, "--help"])

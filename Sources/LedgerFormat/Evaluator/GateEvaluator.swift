@@ -70,7 +70,11 @@ public enum GateEvaluator {
         var warnings: [String] = []
 
         if effective.banned {
-            if let ban = intended.governingBan, let verdict = lookup.verdict(ban.ref) {
+            // Only a ban that accuses the presenting identity answers `banned` (issue 12): a ban of another
+            // identity on a shared device is unresolvable state for this one (profile §5.2).
+            let accusing = intended.inForceBans.filter { ban in input.user.map { ban.accusedKeys.contains($0) } ?? true
+            }
+            if let ban = accusing.last, let verdict = lookup.verdict(ban.ref) {
                 let state = BanState(governing: verdict)
                 if state.appealUrl == nil {
                     warnings.append(
@@ -91,7 +95,8 @@ public enum GateEvaluator {
                         + "decided \(ban.decidedAt), in force since \(ban.executeAfter?.description ?? "?")). The app refuses "
                         + "service and shows the authority contact, the appeal path and the new-holder path.")
             }
-            // Bits say banned, but no verdict resolves this identity (profile §5.2 "unresolvable state").
+            // Bits say banned, but no verdict resolves this identity (profile §5.2 "unresolvable state"):
+            // no ban in force, or only bans of other identities on this device.
             let fresh = input.userMandates.sorted { $0.acceptedAt < $1.acceptedAt }.last
             let accused = Set(input.facts.flatMap(\.accusedKeys))
             if let fresh, let user = input.user, !accused.contains(user), fresh.acceptedAt <= input.at {

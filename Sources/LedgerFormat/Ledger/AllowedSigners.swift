@@ -72,6 +72,17 @@ public struct AllowedSigners: Sendable, Equatable {
         self.entries = entries
     }
 
+    /// Whether `bytes` are exactly what a ledger writer writes for these entries: one
+    /// `onym-ledger namespaces="git" ssh-ed25519 <base64>` line per key, no comments, no repeated key,
+    /// LF line ends. A ledger's `keys/allowed_signers` must be in this form (issue 12): it is a subset of
+    /// what `ssh-keygen -Y verify` accepts, so stock git and the verifier read the same signers.
+    public func isWriterForm(_ bytes: [UInt8]) -> Bool {
+        guard !entries.isEmpty, Set(keys).count == entries.count,
+            entries.allSatisfy({ $0.principals == Self.principal && $0.comment.isEmpty })
+        else { return false }
+        return Array(text.utf8) == bytes
+    }
+
     public var text: String {
         entries.map { entry in
             let line = "\(entry.principals) namespaces=\"git\" \(OpenSSHKey.publicKeyLine(entry.key))"

@@ -43,6 +43,7 @@ public enum StandardLedgerPolicy {
         RecordSchemaPolicy(),
         ContentAddressPolicy(),
         ManifestSignaturePolicy(),
+        AuthorityIdentityPolicy(),
         MandateSignaturePolicy(),
         VerdictAuthorityPolicy(),
         VerdictValidationPolicy(),

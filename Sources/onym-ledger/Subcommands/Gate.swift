@@ -147,7 +147,18 @@ extension OnymLedger {
                     ("result", .object(result.json)), ("explanation", .string(explanation)),
                     ("conductFindings", .integer(Int64(verified.conductFindings.count))),
                 ])
-                if let binding { object.set("binding", .string(binding)) }
+                if let binding {
+                    object.set("binding", .string(binding))
+                    object.set(
+                        "identities",
+                        .array(
+                            verified.history.identities(onBinding: binding).map {
+                                .object(
+                                    JSONObject([
+                                        ("user", .string($0.user)), ("acceptedAt", .string($0.acceptedAt.rfc3339)),
+                                    ]))
+                            }))
+                }
                 if let answer {
                     object.set("intended", .string(answer.intended.bits.description))
                     object.set("authorizedBy", .string(answer.intended.authorizedBy))
@@ -162,6 +173,14 @@ extension OnymLedger {
             if let note = verified.conductNote { Output.err(note) }
             Output.out(String(decoding: CanonicalJSON.encode(result.json), as: UTF8.self))
             Output.out(explanation)
+            if let binding {
+                let identities = verified.history.identities(onBinding: binding)
+                if identities.count > 1 {
+                    Output.out(
+                        "Mandates of \(identities.count) identities name \(binding): "
+                            + identities.map { "\($0.user) (accepted \($0.acceptedAt))" }.joined(separator: ", ") + ".")
+                }
+            }
             if let answer {
                 if let write = answer.write {
                     Output.out(

@@ -83,6 +83,10 @@ extension OnymLedger {
                                     ])
                                     object.set("lastWritten", row.lastWritten.map { .string($0.description) } ?? .null)
                                     object.set("write", row.write.map { .string($0.description) } ?? .null)
+                                    let identities = history.identities(onBinding: row.binding)
+                                    if identities.count > 1 {
+                                        object.set("identities", .array(identities.map { .string($0.user) }))
+                                    }
                                     object.set(
                                         "correctsUnauthorizedWrites",
                                         .array((unauthorized[row.binding] ?? []).map { .integer($0) }))
@@ -100,6 +104,8 @@ extension OnymLedger {
                 let last = row.lastWritten?.description ?? "--"
                 let write = row.write?.description ?? "none"
                 var mark = row.isOverdueClear ? "  (overdue clear)" : ""
+                let identities = history.identities(onBinding: row.binding).count
+                if identities > 1 { mark += "  (mandates of \(identities) identities)" }
                 if let entries = unauthorized[row.binding], row.write != nil {
                     mark += "  (corrects unauthorized write \(entries.map { "#\($0)" }.joined(separator: ", ")))"
                 }

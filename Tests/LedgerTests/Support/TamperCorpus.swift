@@ -155,6 +155,23 @@ enum TamperCorpus {
             entries.append(("40000", "big", big))
             s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
         },
+        Attack(name: "a second manifest claims the authority's id with another key", policy: "AuthorityIdentityPolicy")
+        {
+            s in
+            let impostor = FixtureAuthority(
+                componentId: FixtureLedger.authority.componentId, seed: FixtureSeed.repeated(0x66))
+            add(s, [(LedgerLayout.recordPath(.manifest, impostor.manifestHash), impostor.manifestBytes)])
+        },
+        Attack(
+            name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
+        ) {
+            s in
+            let line = "onym-ledger namespaces=git \(OpenSSHKey.publicKeyLine(signer2.publicKey))\n"
+            let current = s.file(LedgerLayout.allowedSignersPath)
+            s.append(
+                [.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(current + Array(line.utf8)), mode: mode)],
+                message: "keys: add\n\n" + LedgerTrailers(message: s.info(s.tip).message)!.text)
+        },
         Attack(name: "HEAD names another branch", policy: "RepositoryPolicy") { s in
             writeInGitDirectory(s, "HEAD", "ref: refs/heads/other\n")
         },

@@ -76,7 +76,8 @@ struct ExampleLedgerTests {
             CLI.run(["gate", ledger, "--trust", Self.trust, "--user", Self.actor(user), "--at", at] + extra).stdout
         }
         #expect(gate("bruno", "2026-09-01T00:00:00Z").hasPrefix(#"{"banned":"#))  // non-suspensive ban
-        #expect(gate("chloe", "2026-07-01T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // suspensive: stored, not yet executed
+        // Suspensive: stored, not yet executed.
+        #expect(gate("chloe", "2026-07-01T00:00:00Z").hasPrefix(#"{"clear":{}}"#))
         #expect(gate("chloe", "2026-07-10T00:00:00Z").hasPrefix(#"{"banned":"#))
         #expect(gate("chloe", "2026-07-21T00:00:00Z").hasPrefix(#"{"clear":{}}"#))  // reversed on appeal
         #expect(gate("hana", "2029-01-01T00:00:00Z").contains("permanently"))  // permanent term

@@ -60,8 +60,11 @@ example:
 	.build/release/ExampleGenerator --scenario ledger-example/scenario.txt --cli $(BIN) --out $(EXAMPLE) --actors $(ACTORS)
 	$(BIN) repack $(EXAMPLE)
 
+## The test suite, then a short run of the git-object fuzzer (the long one: make fuzz-git).
+TEST_FUZZ_SECONDS ?= 15
 test: deps
 	$(SWIFT) test
+	scripts/fuzz-git-objects $(TEST_FUZZ_SECONDS)
 
 ## Reformat the sources with the checked-in .swift-format.
 format:

@@ -18,6 +18,8 @@ public struct Checkpoint: Sendable, Equatable {
     /// Each binding's last successfully written bits (`bit1 bit0`, e.g. "10").
     public var lastWritten: [String: DeviceBits] = [:]
     public var lastWriteTime: Instant?
+    /// Which identities' mandates name each binding.
+    public var identities = BindingIdentities()
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -30,6 +32,7 @@ public struct Checkpoint: Sendable, Equatable {
         if let firstCommitTime { object.set("firstCommitTime", .integer(firstCommitTime)) }
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
         if let lastWriteTime { object.set("lastWriteTime", .string(lastWriteTime.rfc3339)) }
+        object.set("identities", .object(identities.json))
         object.set(
             "lastWritten", .object(JSONObject(lastWritten.map { ($0.key, JSONValue.string($0.value.description)) })))
         return object
@@ -74,6 +77,9 @@ public struct Checkpoint: Sendable, Equatable {
         firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
         profilePlatform = try reader.optionalString("profilePlatform")
         lastWriteTime = try reader.optionalTimestamp("lastWriteTime")
+        if let identities = try reader.optionalObject("identities") {
+            self.identities = BindingIdentities(json: identities.object)
+        }
         if let written = try reader.optionalObject("lastWritten") {
             for member in written.object.members {
                 if case .string(let text) = member.value, let bits = DeviceBits(text) { lastWritten[member.key] = bits }

@@ -17,6 +17,8 @@ public struct ReplayState: Sendable {
     public var logHead = WriteLogEntry.genesis
     /// Every device binding a mandate so far names.
     public var bindings: Set<String> = []
+    /// Which identities' mandates name each binding (shared bindings are shown, never silent).
+    public var identities = BindingIdentities()
     public var profilePlatform: String?
     /// Every received verdict so far, by device binding: the evaluator's state for the replay.
     public var facts: [String: [VerdictFact]] = [:]
@@ -81,6 +83,7 @@ public struct ReplayState: Sendable {
                 signers = value
             case .success(.mandate(let mandate)):
                 bindings.insert(mandate.deviceBinding)
+                identities.add(mandate)
             case .success(.manifest(let manifest)):
                 manifests.append(manifest)
             case .success(.statusAttempt(let attempt)):

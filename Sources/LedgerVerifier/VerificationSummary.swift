@@ -22,6 +22,8 @@ public struct VerificationSummary: Sendable {
     public var interface: String?
     public var appleAccount: LedgerDescriptor.AppleAccount?
     public var signers: [String] = []
+    /// Device bindings named by mandates of several identities, with each identity's acceptance.
+    public var sharedBindings: [String: [BindingIdentities.Identity]] = [:]
     /// The commit an incremental run started after, if any.
     public var resumedFrom: ObjectID?
 
@@ -49,6 +51,26 @@ public struct VerificationSummary: Sendable {
             object.set("appleAccount", .null)
         }
         if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
+        object.set(
+            "sharedBindings",
+            .array(
+                sharedBindings.sorted { $0.key < $1.key }.map { binding, identities in
+                    .object(
+                        JSONObject([
+                            ("binding", .string(binding)),
+                            (
+                                "identities",
+                                .array(
+                                    identities.map {
+                                        .object(
+                                            JSONObject([
+                                                ("user", .string($0.user)),
+                                                ("acceptedAt", .string($0.acceptedAt.rfc3339)),
+                                            ]))
+                                    })
+                            ),
+                        ]))
+                }))
         return object
     }
 }

@@ -48,7 +48,7 @@ public enum Verifier {
     public static func verify(path: String, options: Options) throws(InputError) -> VerificationReport {
         let repository: Repository
         let tip: ObjectID
-        let firstCommit: ObjectID
+        let chain: CommitChain
         do {
             repository = try Repository.open(path)
             guard let found = try repository.referenceTarget(LedgerLayout.branch) else {
@@ -62,14 +62,27 @@ public enum Verifier {
                 summary.tip = tip
                 return VerificationReport(summary: summary, failures: unsafePacks)
             }
-            firstCommit = try repository.firstCommit(from: tip)
+            chain = try CommitChain(repository: repository, tip: tip)
+            if let oversized = chain.oversized {
+                var summary = VerificationSummary()
+                summary.tip = tip
+                return VerificationReport(
+                    summary: summary,
+                    failures: [
+                        PolicyFailure(
+                            policy: RecordLimitsPolicy.name, commit: oversized.id,
+                            reason:
+                                "a commit object of \(oversized.size) bytes, over the \(CommitChain.maxCommitBytes)-byte "
+                                + "limit; it and the history below it were not read")
+                    ])
+            }
         } catch let error as InputError {
             throw error
         } catch {
             throw InputError(kind: .unreadable, description: "\(path): \(error)")
         }
         var session = try AuditSession(
-            repository: repository, tip: tip, firstCommit: firstCommit, options: options)
+            repository: repository, tip: tip, firstCommit: chain.ids.first ?? tip, options: options)
         let trustRoot = session.trustRoot
 
         var state = ReplayState(trustRoot: trustRoot, now: options.now)
@@ -79,7 +92,7 @@ public enum Verifier {
         do {
             if let since = options.since {
                 try session.admitSince(since)
-                guard try repository.isDescendant(tip, of: since) else {
+                guard chain.contains(since) else {
                     failures.append(
                         PolicyFailure(
                             policy: HistoryPolicy.name, commit: tip,
@@ -90,8 +103,10 @@ public enum Verifier {
                 }
                 start = since
                 try restore(&state, &summary, at: since, repository: repository, checkpoint: nil)
+                state.commitsSeen = chain.count(through: since) ?? state.commitsSeen
+                summary.commits = state.commitsSeen
             } else if let checkpoint = session.rememberedCheckpoint {
-                if try repository.isDescendant(tip, of: checkpoint.tip) {
+                if chain.contains(checkpoint.tip) {
                     if options.resume {
                         start = checkpoint.tip
                         try restore(
@@ -103,7 +118,7 @@ public enum Verifier {
             }
             summary.resumedFrom = start
             let signaturesBefore = summary.signaturesChecked
-            let commits = try repository.history(from: tip, hiding: start)
+            let commits = chain.commits(after: start)
             let clock = PhaseClock()
             let loader = CommitLoader(repository: repository, clock: clock)
             for (offset, id) in commits.enumerated() {
@@ -134,6 +149,7 @@ public enum Verifier {
         summary.interface = state.descriptor?.interface
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
+        summary.sharedBindings = state.identities.shared
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
             var checkpoint = Checkpoint(
@@ -143,6 +159,7 @@ public enum Verifier {
                 profilePlatform: state.profilePlatform)
             checkpoint.lastWritten = state.lastWritten
             checkpoint.lastWriteTime = state.lastWriteTime
+            checkpoint.identities = state.identities
             try session.remember(checkpoint, compliant: failures.isEmpty)
         }
         let history = authentic ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
@@ -195,6 +212,7 @@ public enum Verifier {
         if let checkpoint {
             state.commitsSeen = checkpoint.commits
             state.bindings = Set(checkpoint.bindings)
+            state.identities = checkpoint.identities
             state.profilePlatform = checkpoint.profilePlatform
             state.lastWritten = checkpoint.lastWritten
             state.lastWriteTime = checkpoint.lastWriteTime
@@ -203,10 +221,12 @@ public enum Verifier {
             summary.signaturesChecked = checkpoint.signaturesChecked
             summary.firstCommitTime = checkpoint.firstCommitTime
         } else {
-            let history = try repository.history(from: commit)
-            state.commitsSeen = history.count
-            summary.commits = history.count
-            state.bindings = try mandatedBindings(at: commit, repository: repository)
+            // The commit counts come from the caller's chain.
+            for bytes in try records(.mandate, at: commit, repository: repository) {
+                let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
+                state.bindings.insert(mandate.deviceBinding)
+                state.identities.add(mandate)
+            }
             state.lastWritten = try lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
             if let profile = state.descriptor?.profile,
                 let bytes = try repository.blob(at: LedgerLayout.recordPath(.profile, profile), inCommit: commit)
@@ -286,13 +306,6 @@ public enum Verifier {
             }
         }
         return bits
-    }
-
-    private static func mandatedBindings(at commit: ObjectID, repository: Repository) throws -> Set<String> {
-        Set(
-            try records(.mandate, at: commit, repository: repository).compactMap { bytes in
-                try CanonicalJSON.parse(bytes)["deviceBinding"]?.stringValue
-            })
     }
 }
 

@@ -112,6 +112,21 @@ struct GateReconcileCLITests {
             "reconcile", scenario.ledger, "--at", "2026-08-10T00:00:00Z", "--all", "--trust", trust,
         ])
         #expect(reconcile.stdout.contains("(mandates of 2 identities)"), "\(reconcile.stdout)")
+        // And in verify's summary, human and JSON, also when it resumes from the auditor's state.
+        let state = ["--state", scenario.scratch.path("state")]
+        let verify = CLI.run(["verify", scenario.ledger, "--trust", trust, "--at", "2026-08-10T00:00:00Z"] + state)
+        #expect(verify.stdout.contains("shared:       1 device binding(s) named by mandates of several identities"))
+        #expect(
+            verify.stdout.contains(
+                "enrollment:device-1: \(scenario.user.publicKey.onymKey) (accepted 2026-08-08T00:00:00Z)"))
+        let third = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x34))!
+        scenario.append([scenario.file(scenario.mandate(user: third))], at: "2026-08-10T00:00:00Z")
+        let again = CLI.run(["verify", scenario.ledger, "--at", "2026-08-11T00:00:00Z", "--json"] + state)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["commitsChecked"] as? Int == 1)
+        let shared = try #require(summary["sharedBindings"] as? [[String: Any]])
+        #expect((shared.first?["identities"] as? [Any])?.count == 3)
     }
 
     @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack"])

@@ -58,4 +58,28 @@ struct HostileObjectTests {
         let past = try policies(afterAdding: "big") { tree($0, fitting + 1) }
         #expect(past.contains(GitObjectPolicy.name))
     }
+
+    /// A commit's size is read from its header before the commit is: one just under the limit is read,
+    /// one just over (the 256 MiB message, scaled down) is refused unread.
+    @Test func commitSizeIsReadUpToTheLimitAndRefusedPastIt() throws {
+        func verify(messageBytes: Int) throws -> (status: Int32, policies: Set<String>, size: Int) {
+            let scratch = ScratchDirectory()
+            let ledger = TamperCorpusTests.copyOfGood(scratch)
+            let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+            let trailers = LedgerTrailers(message: surgeon.info(surgeon.tip).message)!
+            let message = "append: " + String(repeating: "x", count: messageBytes) + "\n\n" + trailers.text
+            surgeon.append([], message: message)
+            let size = try surgeon.repository.blobSize(surgeon.tip)
+            let result = TamperCorpusTests.verify(ledger)
+            let findings = (result.report["findings"] as? [[String: Any]]) ?? []
+            return (result.status, Set(findings.compactMap { $0["policy"] as? String }), size)
+        }
+        let under = try verify(messageBytes: CommitChain.maxCommitBytes - 2_000)
+        #expect(under.size <= CommitChain.maxCommitBytes)
+        #expect(under.status == 0, "\(under.policies)")
+        let over = try verify(messageBytes: CommitChain.maxCommitBytes + 1)
+        #expect(over.size > CommitChain.maxCommitBytes)
+        #expect(over.status == 1)
+        #expect(over.policies == [RecordLimitsPolicy.name])
+    }
 }

@@ -155,6 +155,18 @@ extension OnymLedger {
                 lines.append("  Apple scope:  undeclared")
             }
             if !summary.signers.isEmpty { lines.append("  signers:      \(summary.signers.joined(separator: ", "))") }
+            if !summary.sharedBindings.isEmpty {
+                lines.append(
+                    "  shared:       \(summary.sharedBindings.count) device binding(s) named by mandates of several identities"
+                )
+                for (binding, identities) in summary.sharedBindings.sorted(by: { $0.key < $1.key }).prefix(
+                    findingsPerPolicy)
+                {
+                    lines.append(
+                        "                \(binding): "
+                            + identities.map { "\($0.user) (accepted \($0.acceptedAt))" }.joined(separator: ", "))
+                }
+            }
             if let folder = report.stateFolder { lines.append("  state:        \(folder)") }
             if !integrity.isEmpty {
                 lines.append("integrity findings (the history is not what the key holders published):")

@@ -57,18 +57,12 @@ public enum Verifier {
             tip = found
             // Before libgit2 reads a single object: packs whose delta chains it would follow forever.
             let unsafePacks = PackScan.findings(gitDirectory: repository.gitDirectory)
-            guard unsafePacks.isEmpty else {
-                var summary = VerificationSummary()
-                summary.tip = tip
-                return VerificationReport(summary: summary, failures: unsafePacks)
-            }
+            guard unsafePacks.isEmpty else { return refusedUnread(tip: tip, unsafePacks) }
             chain = try CommitChain(repository: repository, tip: tip)
             if let oversized = chain.oversized {
-                var summary = VerificationSummary()
-                summary.tip = tip
-                return VerificationReport(
-                    summary: summary,
-                    failures: [
+                return refusedUnread(
+                    tip: tip,
+                    [
                         PolicyFailure(
                             policy: RecordLimitsPolicy.name, commit: oversized.id,
                             reason:
@@ -167,6 +161,13 @@ public enum Verifier {
         report.evidence = session.evidence
         report.stateFolder = session.folder
         return report
+    }
+
+    /// A report for a repository refused before its history was read.
+    private static func refusedUnread(tip: ObjectID, _ failures: [PolicyFailure]) -> VerificationReport {
+        var summary = VerificationSummary()
+        summary.tip = tip
+        return VerificationReport(summary: summary, failures: failures)
     }
 
     // MARK: - Summary

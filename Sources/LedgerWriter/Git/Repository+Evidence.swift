@@ -68,25 +68,6 @@ extension Repository {
         return Array(header.utf8) + Array(UnsafeRawBufferPointer(start: buffer.ptr, count: buffer.size))
     }
 
-    /// The first commit of `tip`'s history (the root; for a ledger, its identity with the ledger id).
-    public func firstCommit(from tip: ObjectID) throws(GitError) -> ObjectID {
-        var walk: OpaquePointer?
-        try GitError.check(git_revwalk_new(&walk, pointer))
-        defer { git_revwalk_free(walk) }
-        try GitError.check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue))
-        var tipID = tip.raw
-        try GitError.check(git_revwalk_push(walk, &tipID))
-        var oid = git_oid()
-        var last = tip
-        while true {
-            let result = git_revwalk_next(&oid, walk)
-            if result == GIT_ITEROVER.rawValue { break }
-            try GitError.check(result)
-            last = ObjectID(oid)
-        }
-        return last
-    }
-
     /// The newest commit both `a` and `b` reach, if any. The corresponding C function is `git_merge_base`.
     public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws(GitError) -> ObjectID? {
         var out = git_oid()

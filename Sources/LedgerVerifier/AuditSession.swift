@@ -1,5 +1,5 @@
-public import LedgerFormat
-public import LedgerWriter
+import LedgerFormat
+import LedgerWriter
 
 /// One `verify` run's dealings with the auditor's state (docs/VERIFY.md, "The auditor's state"):
 /// which root of trust applies, where the run may resume, which rewrites still stand, and what is

@@ -1,5 +1,5 @@
-public import LedgerFormat
-public import LedgerWriter
+import LedgerFormat
+import LedgerWriter
 
 #if canImport(Glibc)
     import Glibc

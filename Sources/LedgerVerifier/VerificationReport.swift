@@ -1,5 +1,5 @@
-public import LedgerFormat
-public import LedgerWriter
+import LedgerFormat
+import LedgerWriter
 
 /// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
 ///

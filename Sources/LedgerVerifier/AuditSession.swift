@@ -230,7 +230,7 @@ struct AuditSession {
     private func rememberedCommitBytes(_ tip: ObjectID) -> [UInt8]? {
         for event in (store?.journalEvents() ?? []).reversed() {
             guard event["tip"]?.stringValue == tip.hex, let text = event["commit"]?.stringValue else { continue }
-            return try? Base64.decode(text)
+            return Base64.decode(text)
         }
         return nil
     }

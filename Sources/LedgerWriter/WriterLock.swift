@@ -52,9 +52,11 @@ enum WriterLock {
     }
 
     private static func holder(_ fd: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
+        var buffer = [UInt8](repeating: 0, count: 64)
         let count = pread(fd, &buffer, 63, 0)
-        let text = count > 0 ? String(String(cString: buffer).split(separator: "\n").first ?? "") : ""
+        let text =
+            count > 0
+            ? String(String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first ?? "") : ""
         return text.isEmpty ? "pid unknown" : text
     }
 

@@ -246,7 +246,7 @@ struct AuditorStateTests {
         let ledger = TamperCorpusTests.copyOfGood(scratch)
         #expect(verify(ledger, ["--trust", scratch.path("no-such-file.pub")]).status == 65)
         let garbage = scratch.path("garbage.pub")
-        FileManager.default.createFile(atPath: garbage, contents: Data("not a key\n".utf8))
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data("not a key\n".utf8))
         #expect(verify(ledger, ["--trust", garbage]).status == 64)
         #expect(verify(ledger, ["--trust", "SHA256:"]).status == 64)
     }
@@ -257,7 +257,7 @@ enum SHA1Hex {
     static func objectID(type: String, _ bytes: [UInt8]) -> String {
         let scratch = ScratchDirectory()
         let path = scratch.path("object")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return runProcess("git", ["hash-object", "-t", type, "--literally", path]).stdout.trimmingCharacters(
             in: .whitespacesAndNewlines)
     }

@@ -40,7 +40,7 @@ struct ClosedLoopTests {
     }
 
     static func verify(_ path: String) throws -> VerificationReport {
-        var options = Verifier.Options(
+        let options = Verifier.Options(
             trustRoot: TrustRoot(keys: [signer.publicKey]), now: Instant.parse("2027-01-01T00:00:00Z")!)
         return try Verifier.verify(path: path, options: options)
     }

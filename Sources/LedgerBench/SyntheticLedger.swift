@@ -29,7 +29,8 @@ struct SyntheticLedger {
     }
 
     /// Inputs for the latency and incremental benchmarks, written beside the ledger: idle devices
-    /// (mandated, never judged) whose reconciliation writes (`00`) the rules explain.
+    /// (mandated, never judged) whose reconciliation writes (`00`) the rules explain. Everything is
+    /// dated at the tail's batch time (`PATH.tail/at`), so each batch lies in its commit's time window.
     /// `PATH.tail/mandates/` (one batch of 1 000 mandates), `single.ndjson` (1 write), `batch1k.ndjson` (1 000 writes).
     private func writeTails(after time: Instant) throws {
         let directory = path + ".tail"
@@ -46,7 +47,7 @@ struct SyntheticLedger {
                 String(
                     decoding: CanonicalJSON.encode(
                         JSONObject([
-                            ("recordedAt", .string(time.adding(seconds: 60).rfc3339)),
+                            ("recordedAt", .string(time.adding(seconds: 120).rfc3339)),
                             ("deviceBinding", .string(binding)),
                             ("authorizedBy", .string("reconciliation")), ("caseOpen", .bool(false)),
                             ("banned", .bool(false)),

@@ -261,28 +261,37 @@ public enum Verifier {
     /// replay's state when a run resumes from a checkpoint).
     private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
     {
-        let root = try repository.commit(commit).tree
-        func record(_ path: String) throws -> [UInt8]? {
-            guard let entry = try repository.entry(at: path, inTree: root), entry.kind == .blob else { return nil }
-            return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
+        // Each kind listed once from its trees (name → object), then read by id: no path lookups.
+        func listing(_ kind: LedgerLayout.StoredKind) throws -> [String: ObjectID] {
+            var ids: [String: ObjectID] = [:]
+            for entry in try repository.recordEntries(kind, inCommit: commit) { ids[entry.name] = entry.id }
+            return ids
+        }
+        let verdictIDs = try listing(.verdict)
+        var mandateIDs: [String: ObjectID]?
+        var manifestIDs: [String: ObjectID]?
+        func read(_ id: ObjectID?) throws -> [UInt8]? {
+            try id.map { (id: ObjectID) throws(GitError) in try repository.readBlob(id, limit: Limits.maxRecordBytes) }
         }
         var facts: [String: [VerdictFact]] = [:]
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
         for bytes in try records(.receipt, at: commit, repository: repository) {
             let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
-            guard let verdictBytes = try record(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) else { continue }
+            guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
             let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
-            if mandates[verdict.mandateRef] == nil,
-                let mandateBytes = try record(LedgerLayout.recordPath(.mandate, verdict.mandateRef))
-            {
-                mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
+            if mandates[verdict.mandateRef] == nil {
+                if mandateIDs == nil { mandateIDs = try listing(.mandate) }
+                if let mandateBytes = try read(mandateIDs![verdict.mandateRef.hex + ".json"]) {
+                    mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
+                }
             }
             guard let mandate = mandates[verdict.mandateRef] else { continue }
-            if manifests[mandate.manifestHash] == nil,
-                let manifestBytes = try record(LedgerLayout.recordPath(.manifest, mandate.manifestHash))
-            {
-                manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
+            if manifests[mandate.manifestHash] == nil {
+                if manifestIDs == nil { manifestIDs = try listing(.manifest) }
+                if let manifestBytes = try read(manifestIDs![mandate.manifestHash.hex + ".json"]) {
+                    manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
+                }
             }
             let fact = VerdictFact(
                 verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
@@ -291,17 +300,16 @@ public enum Verifier {
         return facts
     }
 
-    /// Each binding's last successful write, read from the log (resuming without a checkpoint).
+    /// Each binding's last successful write, read from the log (resuming without a checkpoint): the
+    /// entries are listed from the log's trees and read by id, in sequence order, up to `size`.
     private static func lastWrittenBits(upTo size: Int64, at commit: ObjectID, repository: Repository) throws
         -> [String: DeviceBits]
     {
         var bits: [String: DeviceBits] = [:]
-        guard size > 0 else { return [:] }
-        for sequence in 1...size {
-            guard let bytes = try repository.blob(at: LedgerLayout.logEntryPath(sequence), inCommit: commit) else {
-                continue
-            }
-            let entry = try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+        for file in try repository.logEntries(inCommit: commit) {
+            let entry = try WriteLogEntry(
+                json: try CanonicalJSON.parse(try repository.readBlob(file.id, limit: Limits.maxRecordBytes)))
+            guard entry.sequence <= size else { break }
             if entry.succeeded {
                 bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
             }

@@ -82,4 +82,31 @@ struct HostileObjectTests {
         #expect(over.status == 1)
         #expect(over.policies == [RecordLimitsPolicy.name])
     }
+
+    /// The entries one commit may change (the 2-million-file commit, scaled to the limit): a
+    /// commit at exactly the limit is walked; one entry more and the walk stops there.
+    @Test func entriesPerCommitAreWalkedUpToTheLimitAndNotPast() throws {
+        func policies(extra: Int) throws -> Set<String> {
+            let scratch = ScratchDirectory()
+            let ledger = TamperCorpusTests.copyOfGood(scratch)
+            let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+            let blob = surgeon.blob(Array("{}".utf8))
+            var root = surgeon.rootEntries()
+            let folders = CommitLoader.maxFilesPerCommit / CommitLoader.maxTreeEntries  // 20 full folders
+            // Entries walked: the new root's own entries, plus every entry of each new folder.
+            let last = CommitLoader.maxTreeEntries - (root.count + folders) + extra
+            for folder in 0..<folders {
+                let count = folder == folders - 1 ? last : CommitLoader.maxTreeEntries
+                let names = (0..<count).map { String(format: "%064x.json", $0) }
+                let tree = try surgeon.repository.writeRawTreeBytes(Surgeon.treeBytes(names.map { ("100644", $0, blob) }))
+                root.append(("40000", String(format: "bulk%02d", folder), tree))
+            }
+            surgeon.appendRootTree(Surgeon.treeBytes(root.sorted { $0.name + "/" < $1.name + "/" }))
+            let result = TamperCorpusTests.verify(ledger)
+            let findings = (result.report["findings"] as? [[String: Any]]) ?? []
+            return Set(findings.compactMap { $0["policy"] as? String })
+        }
+        #expect(!(try policies(extra: 0)).contains(GitObjectPolicy.name))
+        #expect(try policies(extra: 1).contains(GitObjectPolicy.name))
+    }
 }

@@ -15,4 +15,17 @@ extension Repository {
         }
         return records
     }
+
+    /// Every write-log entry file at `commit`, in sequence order (the log's folders and names are
+    /// zero-padded, so tree order is sequence order): listed from the trees, never looked up by path.
+    public func logEntries(inCommit commit: ObjectID) throws(GitError) -> [TreeEntry] {
+        guard let root = try entry(at: LedgerLayout.logFolder, inCommit: commit), root.kind == .tree else { return [] }
+        var entries: [TreeEntry] = []
+        for top in try treeEntries(root.id) where top.kind == .tree {
+            for middle in try treeEntries(top.id) where middle.kind == .tree {
+                entries += try treeEntries(middle.id).filter { $0.kind == .blob && $0.name.hasSuffix(".json") }
+            }
+        }
+        return entries
+    }
 }

@@ -108,6 +108,11 @@ public final class VerifiedHistory {
     public func mandates(ofUser user: String) -> [Mandate] { index().byUser[user] ?? [] }
     public func mandates(onBinding binding: String) -> [Mandate] { index().byBinding[binding] ?? [] }
 
+    /// Whether the ledger knows `binding`: a mandate names it, or a verdict or a write does.
+    public func knows(binding: String) -> Bool {
+        bindings.contains(binding) || facts[binding] != nil || lastWritten[binding] != nil
+    }
+
     /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
     /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
     /// gate and reconcile show it (issue 12).

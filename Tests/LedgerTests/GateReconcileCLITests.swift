@@ -91,6 +91,18 @@ struct GateReconcileCLITests {
         #expect(result.stderr.contains("the ledger is not authentic"))
     }
 
+    /// Issue 17: a typo in --binding is an error (65), not a plausible answer.
+    @Test func anUnknownBindingIsAnError() {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        for verb in ["gate", "reconcile"] {
+            let result = run([verb, ledger, "--binding", "enrollment:nope", "--at", "2026-08-12T00:00:00Z"])
+            #expect(result.status == 65, "\(verb): \(result.stdout)")
+            #expect(result.stderr.contains("enrollment:nope"))
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     /// Issue 12: a device binding named by mandates of more than one identity is never silent.
     @Test func aBindingSharedByIdentitiesIsShown() throws {
         let scenario = LedgerScenario()

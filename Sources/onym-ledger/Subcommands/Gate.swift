@@ -90,6 +90,10 @@ extension OnymLedger {
             let history = verified.history
             let resolvedBinding: String
             if let binding {
+                guard history.knows(binding: binding) else {
+                    throw .data(
+                        "--binding \(binding): no mandate, verdict or write in this ledger names this device binding")
+                }
                 resolvedBinding = binding
             } else {
                 let mandates = history.mandates(ofUser: user!).filter { $0.acceptedAt <= at }

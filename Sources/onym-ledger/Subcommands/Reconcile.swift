@@ -52,6 +52,10 @@ extension OnymLedger {
             let history = verified.history
             let unauthorized = verified.unauthorizedWrites
             if let note = verified.conductNote { Output.err(note) }
+            if let binding, !history.knows(binding: binding) {
+                throw .data(
+                    "--binding \(binding): no mandate, verdict or write in this ledger names this device binding")
+            }
             let written = history.lastWritten(at: at)
             let bindings =
                 binding.map { [$0] }

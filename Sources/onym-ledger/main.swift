@@ -16,15 +16,23 @@ enum OnymLedger {
         VERBS:
         \(verbs.map { "  \($0.configuration.commandName.padded(to: 12))\($0.configuration.abstract)" }.joined(separator: "\n"))
 
-        EXIT CODES: 0 ok, 1 rejected (findings), 64 usage, 65 unreadable or refused input, 70 internal error.
+        EXIT CODES: 0 ok, 1 rejected (not authentic, or a record has findings), 2 verified with conduct findings,
+        64 usage or a refused request, 65 unreadable or refused input, 70 internal error.
         See 'onym-ledger <verb> --help' for a verb's options.
         """
+
+    /// The tool's version and the ledger format version it reads and writes.
+    static let version = "onym-ledger 0.2.0 (ledger format 1)"
 
     static func main() -> Int32 {
         var raw = Array(CommandLine.arguments.dropFirst())
         guard let verbName = raw.first else {
             Output.err(usage)
             return ExitCode.usage.rawValue
+        }
+        if verbName == "--version" {
+            Output.out(version)
+            return 0
         }
         if verbName == "--help" || verbName == "-h" || verbName == "help" {
             Output.out(usage)

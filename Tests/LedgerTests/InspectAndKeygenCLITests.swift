@@ -125,4 +125,12 @@ struct InspectAndKeygenCLITests {
         #expect(CLI.run(["keygen", "--out", path]).status == 64)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
+
+    @Test func versionAndTopLevelHelpNameEveryExitCode() {
+        let version = CLI.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("onym-ledger ") && version.stdout.contains("ledger format 1"))
+        let help = CLI.run(["--help"])
+        #expect(help.stdout.contains("2 verified with conduct findings"))
+    }
 }

@@ -98,7 +98,8 @@ struct HostileObjectTests {
             for folder in 0..<folders {
                 let count = folder == folders - 1 ? last : CommitLoader.maxTreeEntries
                 let names = (0..<count).map { String(format: "%064x.json", $0) }
-                let tree = try surgeon.repository.writeRawTreeBytes(Surgeon.treeBytes(names.map { ("100644", $0, blob) }))
+                let bytes = Surgeon.treeBytes(names.map { ("100644", $0, blob) })
+                let tree = try surgeon.repository.writeRawTreeBytes(bytes)
                 root.append(("40000", String(format: "bulk%02d", folder), tree))
             }
             surgeon.appendRootTree(Surgeon.treeBytes(root.sorted { $0.name + "/" < $1.name + "/" }))

@@ -270,4 +270,23 @@ struct WriterTests {
         #expect(batch.stdout.contains(LedgerLayout.logEntryPath(1)))
         #expect(CLI.run(["show", scenario.ledger, "nonsense"]).status == 65)
     }
+
+    /// Issue 17: `keys list` shows who may sign the next commit.
+    @Test func keysListShowsTheCurrentSigners() throws {
+        let scenario = LedgerScenario()
+        let next = scenario.scratch.path("next")
+        #expect(CLI.run(["keygen", "--out", next, "--seed", String(repeating: "02", count: 32)]).status == 0)
+        #expect(
+            CLI.run([
+                "keys", "rotate", scenario.ledger, "--signing-key", scenario.signer, "--add", next + ".pub", "--at",
+                "2026-08-09T00:00:00Z",
+            ]).status == 0)
+        let listed = CLI.run(["keys", "list", scenario.ledger])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.split(separator: "\n").count == 2)
+        let json = CLI.run(["keys", "list", scenario.ledger, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["signers"] as? [[String: Any]])?.count == 2)
+        #expect(CLI.run(["keys", "rotate", scenario.ledger, "--add", next + ".pub"]).status == 64)
+    }
 }

@@ -42,6 +42,11 @@ struct Arguments {
         return values.first
     }
 
+    /// Whether `name` is among the arguments not yet read (nothing is consumed).
+    func contains(_ name: String) -> Bool {
+        items.indices.contains { !consumed[$0] && items[$0] == name }
+    }
+
     mutating func flag(_ name: String) -> Bool {
         var found = false
         for index in items.indices where !consumed[index] && items[index] == name {

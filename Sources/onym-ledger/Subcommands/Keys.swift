@@ -6,59 +6,125 @@ extension OnymLedger {
     struct Keys: Command {
         static let configuration = CommandConfiguration(
             commandName: "keys",
-            abstract: "Rotate the commit-signing keys: keys rotate LEDGER --signing-key CURRENT --add/--remove PUBKEY.",
-            usage: "keys rotate LEDGER --signing-key CURRENT (--add PUBKEY | --remove PUBKEY)… [--at RFC3339]",
+            abstract:
+                "List or rotate the commit-signing keys: keys list LEDGER | keys rotate LEDGER --signing-key CURRENT --add/--remove PUBKEY.",
+            usage: """
+                keys list LEDGER [--json]
+                       keys rotate LEDGER --signing-key CURRENT (--add PUBKEY | --remove PUBKEY)… [--at RFC3339]
+                """,
             discussion: """
-                The commit is signed by CURRENT, which must be allowed at the current tip; the keys it allows take
-                effect from the next commit on (a commit is judged by its parent's allowed signers). PUBKEY is a
-                .pub file or 'ssh-ed25519 AAAA…'. Removing the last key is refused.
+                list prints the keys the tip's keys/allowed_signers allows to sign the next commit (fingerprint and
+                key); it reads the repository as it is and does not verify it (use 'verify').
+                rotate makes a commit signed by CURRENT, which must be allowed at the current tip; the keys it allows
+                take effect from the next commit on (a commit is judged by its parent's allowed signers). PUBKEY is
+                a .pub file or 'ssh-ed25519 AAAA…'. Removing the last key is refused.
+
+                EXAMPLES
+                  onym-ledger keys list ledger.git
+                  onym-ledger keys rotate ledger.git --signing-key old --add new.pub
+                  onym-ledger keys rotate ledger.git --signing-key new --remove old.pub
                 """,
             options: [
-                OptionHelp(names: "--signing-key KEY", help: "A currently allowed signer's private key (required)."),
-                OptionHelp(names: "--add PUBKEY", help: "Allow this key (repeatable)."),
-                OptionHelp(names: "--remove PUBKEY", help: "Stop allowing this key (repeatable)."),
-                OptionHelp(names: "--at RFC3339", help: "The commit time (default: now)."),
+                OptionHelp(
+                    names: "--signing-key KEY", help: "rotate: a currently allowed signer's private key (required)."),
+                OptionHelp(names: "--add PUBKEY", help: "rotate: allow this key (repeatable)."),
+                OptionHelp(names: "--remove PUBKEY", help: "rotate: stop allowing this key (repeatable)."),
+                OptionHelp(names: "--at RFC3339", help: "rotate: the commit time (default: now)."),
+                OptionHelp(names: "--json", help: "list: print [{fingerprint, key}]."),
             ])
 
+        enum Action {
+            case list(json: Bool)
+            case rotate(key: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey], at: Instant)
+        }
+
         let ledger: String
-        let key: Ed25519.PrivateKey
-        let add: [Ed25519.PublicKey]
-        let remove: [Ed25519.PublicKey]
-        let at: Instant
+        let action: Action
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
-            key = try CommonOptions.signingKey(&arguments)
-            at = try CommonOptions.batchTime(&arguments)
-            var add: [Ed25519.PublicKey] = []
-            for text in try arguments.options("--add") {
-                add.append(try CommonOptions.sshPublicKey(text, option: "--add"))
+            let rest: [String]
+            if arguments.flag("--json") {
+                rest = try arguments.positionals()
+                guard rest.first == "list" else { throw .usage("--json goes with 'keys list'") }
+                action = .list(json: true)
+            } else if !arguments.contains("--signing-key") {
+                rest = try arguments.positionals()
+                guard rest.first == "list" else {
+                    throw .usage("keys rotate needs --signing-key KEY; or use 'keys list'")
+                }
+                action = .list(json: false)
+            } else {
+                let key = try CommonOptions.signingKey(&arguments)
+                let at = try CommonOptions.batchTime(&arguments)
+                var add: [Ed25519.PublicKey] = []
+                for text in try arguments.options("--add") {
+                    add.append(try CommonOptions.sshPublicKey(text, option: "--add"))
+                }
+                var remove: [Ed25519.PublicKey] = []
+                for text in try arguments.options("--remove") {
+                    remove.append(try CommonOptions.sshPublicKey(text, option: "--remove"))
+                }
+                rest = try arguments.positionals()
+                guard rest.first == "rotate" else { throw .usage("the keys actions are 'list' and 'rotate'") }
+                guard !add.isEmpty || !remove.isEmpty else { throw .usage("give --add or --remove") }
+                action = .rotate(key: key, add: add, remove: remove, at: at)
             }
-            var remove: [Ed25519.PublicKey] = []
-            for text in try arguments.options("--remove") {
-                remove.append(try CommonOptions.sshPublicKey(text, option: "--remove"))
-            }
-            self.add = add
-            self.remove = remove
-            let rest = try arguments.positionals()
-            guard rest.first == "rotate" else { throw .usage("the only keys action is 'rotate'") }
-            guard rest.count == 2 else { throw .usage("keys rotate takes one LEDGER") }
+            guard rest.count == 2 else { throw .usage("keys \(rest.first ?? "list") takes one LEDGER") }
             ledger = rest[1]
-            guard !add.isEmpty || !remove.isEmpty else { throw .usage("give --add or --remove") }
         }
 
         func run() throws(CLIError) -> ExitCode {
-            do {
-                if let commit = try Ledger.rotateSigners(
-                    path: ledger, signingKey: key, add: add, remove: remove, at: at)
-                {
-                    Output.out("rotated signers at \(commit.short)")
-                } else {
-                    Output.out("allowed signers unchanged (no commit)")
+            switch action {
+            case .list(let json):
+                let signers: AllowedSigners
+                do {
+                    let repository = try Repository.open(ledger)
+                    guard let tip = try repository.referenceTarget(LedgerLayout.branch),
+                        let bytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: tip)
+                    else {
+                        throw CLIError.data("\(ledger): no \(LedgerLayout.allowedSignersPath) at the tip; not a ledger")
+                    }
+                    signers = try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+                } catch let error as CLIError {
+                    throw error
+                } catch {
+                    throw .data("\(ledger): cannot read the allowed signers (\(error))")
                 }
-            } catch {
-                throw CLIError(error)
+                if json {
+                    Output.json(
+                        JSONObject([
+                            (
+                                "signers",
+                                .array(
+                                    signers.keys.map {
+                                        .object(
+                                            JSONObject([
+                                                ("fingerprint", .string(OpenSSHKey.fingerprint($0))),
+                                                ("key", .string(OpenSSHKey.publicKeyLine($0))),
+                                            ]))
+                                    })
+                            )
+                        ]))
+                } else {
+                    for key in signers.keys {
+                        Output.out("\(OpenSSHKey.fingerprint(key))  \(OpenSSHKey.publicKeyLine(key))")
+                    }
+                }
+                return .success
+            case .rotate(let key, let add, let remove, let at):
+                do {
+                    if let commit = try Ledger.rotateSigners(
+                        path: ledger, signingKey: key, add: add, remove: remove, at: at)
+                    {
+                        Output.out("rotated signers at \(commit.short)")
+                    } else {
+                        Output.out("allowed signers unchanged (no commit)")
+                    }
+                } catch {
+                    throw CLIError(error)
+                }
+                return .success
             }
-            return .success
         }
     }
 }

@@ -141,10 +141,32 @@ struct GateReconcileCLITests {
         #expect((shared.first?["identities"] as? [Any])?.count == 3)
     }
 
-    @Test(arguments: ["init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack"])
-    func everyVerbHasHelp(_ verb: String) {
+    @Test(arguments: [
+        "init", "append", "verify", "gate", "reconcile", "keys", "log", "show", "repack", "inspect", "keygen",
+    ])
+    func everyVerbHasHelpWithExamples(_ verb: String) {
         let result = CLI.run([verb, "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: onym-ledger \(verb)"))
+        #expect(result.stdout.contains("\nEXAMPLES:\n  onym-ledger \(verb) "))
+    }
+
+    /// Issue 17: one wording for a missing or malformed time, with an example value.
+    @Test func timeOptionsShareOneWording() {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let missing = run(["reconcile", ledger])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("--at is required: an RFC 3339 date-time such as 2026-08-01T12:00:00Z"))
+        for verb in ["gate", "reconcile", "verify"] {
+            let bad = run(
+                [verb, ledger, "--binding", "x", "--at", "yesterday"].filter {
+                    verb != "verify" || ($0 != "--binding" && $0 != "x")
+                })
+            #expect(bad.status == 64, "\(verb)")
+            #expect(
+                bad.stderr.contains("--at must be an RFC 3339 date-time such as 2026-08-01T12:00:00Z; got 'yesterday'"),
+                "\(verb): \(bad.stderr)")
+        }
     }
 }

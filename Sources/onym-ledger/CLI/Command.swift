@@ -21,6 +21,8 @@ struct CommandConfiguration {
     let usage: String
     var discussion: String = ""
     var options: [OptionHelp] = []
+    /// Command lines a user can copy, shown under EXAMPLES.
+    var examples: [String] = []
 }
 
 struct OptionHelp {
@@ -57,6 +59,10 @@ extension Command {
                 let padded = option.names.padded(to: max(width, option.names.count + 2))
                 text += "  \(padded)\(option.help)\n"
             }
+        }
+        let examples = config.examples + (Examples.byVerb[config.commandName] ?? [])
+        if !examples.isEmpty {
+            text += "\nEXAMPLES:\n" + examples.map { "  onym-ledger \($0)\n" }.joined()
         }
         return text
     }

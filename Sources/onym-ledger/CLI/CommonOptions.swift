@@ -7,10 +7,24 @@ enum CommonOptions {
     /// `--at RFC3339`, or the current time when absent (the only clock read is here, in the CLI;
     /// the library always takes the time as an argument).
     static func batchTime(_ arguments: inout Arguments) throws(CLIError) -> Instant {
-        guard let text = try arguments.option("--at") else {
-            return Instant(seconds: Int64(Date().timeIntervalSince1970))
+        try time("--at", &arguments) ?? Instant(seconds: Int64(Date().timeIntervalSince1970))
+    }
+
+    /// A time option (`--at`, `--last-success`): absent, or an RFC 3339 date-time — one wording for
+    /// every verb, with an example value.
+    static func time(_ name: String, _ arguments: inout Arguments) throws(CLIError) -> Instant? {
+        guard let text = try arguments.option(name) else { return nil }
+        guard let instant = Instant.parse(text) else {
+            throw .usage("\(name) must be an RFC 3339 date-time such as 2026-08-01T12:00:00Z; got '\(text)'")
         }
-        guard let instant = Instant.parse(text) else { throw .usage("--at must be an RFC 3339 date-time, got \(text)") }
+        return instant
+    }
+
+    /// A time option the verb cannot run without.
+    static func requiredTime(_ name: String, _ arguments: inout Arguments) throws(CLIError) -> Instant {
+        guard let instant = try time(name, &arguments) else {
+            throw .usage("\(name) is required: an RFC 3339 date-time such as 2026-08-01T12:00:00Z")
+        }
         return instant
     }
 

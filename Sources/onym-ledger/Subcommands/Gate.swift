@@ -57,10 +57,7 @@ extension OnymLedger {
             if let user {
                 do { _ = try OnymKey.parse(user, field: "--user") } catch { throw .usage("--user: \(error.reason)") }
             }
-            guard let atText = try arguments.option("--at"), let at = Instant.parse(atText) else {
-                throw .usage("--at RFC3339 is required")
-            }
-            self.at = at
+            at = try CommonOptions.requiredTime("--at", &arguments)
             if let bitsText = try arguments.option("--apple-bits") {
                 guard let bits = DeviceBits(bitsText) else { throw .usage("--apple-bits must be 00, 01, 10 or 11") }
                 appleBits = bits
@@ -69,12 +66,7 @@ extension OnymLedger {
             }
             audit = try AuditOptions(parsing: &arguments)
             client = arguments.flag("--client")
-            if let text = try arguments.option("--last-success") {
-                guard let instant = Instant.parse(text) else { throw .usage("--last-success must be RFC 3339") }
-                lastSuccess = instant
-            } else {
-                lastSuccess = nil
-            }
+            lastSuccess = try CommonOptions.time("--last-success", &arguments)
             offline = arguments.flag("--offline")
             guard client || (lastSuccess == nil && !offline) else {
                 throw .usage("--last-success and --offline go with --client")

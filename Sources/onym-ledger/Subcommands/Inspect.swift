@@ -45,10 +45,7 @@ extension OnymLedger {
             }
             let mandatePath = try arguments.option("--mandate")
             let manifestPath = try arguments.option("--manifest")
-            if let at = try arguments.option("--at") {
-                guard let instant = Instant.parse(at) else { throw .usage("--at must be an RFC 3339 date-time") }
-                options.now = instant
-            }
+            if let at = try CommonOptions.time("--at", &arguments) { options.now = at }
             json = arguments.flag("--json")
             let rest = try arguments.positionals()
             guard rest.count == 1 else { throw .usage(rest.isEmpty ? "FILE is required" : "one FILE at a time") }

@@ -18,11 +18,6 @@ extension OnymLedger {
                 rotate makes a commit signed by CURRENT, which must be allowed at the current tip; the keys it allows
                 take effect from the next commit on (a commit is judged by its parent's allowed signers). PUBKEY is
                 a .pub file or 'ssh-ed25519 AAAA…'. Removing the last key is refused.
-
-                EXAMPLES
-                  onym-ledger keys list ledger.git
-                  onym-ledger keys rotate ledger.git --signing-key old --add new.pub
-                  onym-ledger keys rotate ledger.git --signing-key new --remove old.pub
                 """,
             options: [
                 OptionHelp(

@@ -34,10 +34,7 @@ extension OnymLedger {
         let json: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
-            guard let atText = try arguments.option("--at"), let at = Instant.parse(atText) else {
-                throw .usage("--at RFC3339 is required")
-            }
-            self.at = at
+            at = try CommonOptions.requiredTime("--at", &arguments)
             binding = try arguments.option("--binding")
             all = arguments.flag("--all")
             audit = try AuditOptions(parsing: &arguments)

@@ -28,12 +28,6 @@ extension OnymLedger {
                 FINDINGS). At most 5 findings of one policy are printed; --json lists all.
                 Exit codes: 0 verified, 2 verified with conduct findings, 1 rejected, 64 usage or a refused
                 request, 65 unreadable input, 70 internal error.
-
-                EXAMPLES
-                  onym-ledger verify ledger.git --trust vendor.pub
-                  onym-ledger verify ledger.git                       # again later: only new commits
-                  onym-ledger verify ledger.git --full --json
-                  onym-ledger verify ledger.git --trust new-root.pub --forget
                 """,
             options: AuditOptions.help + [
                 OptionHelp(

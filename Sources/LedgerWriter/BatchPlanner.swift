@@ -34,7 +34,9 @@ struct BatchPlanner {
 
     /// Plans `items` in order of dependency: profiles, manifests, mandates, verdicts, receipts, then
     /// the write log in input order.
-    static func plan(_ items: [BatchItem], state: LedgerState, at: Instant) throws(AppendError) -> BatchPlan {
+    static func plan(_ items: [BatchItem], state: LedgerState, at: Instant, idempotencyKey: String? = nil)
+        throws(AppendError) -> BatchPlan
+    {
         var planner = BatchPlanner(state: state, at: at)
         if let reason = TimeWindow.commitViolation(planner.window) {
             throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
@@ -93,11 +95,19 @@ struct BatchPlanner {
             if case .writeRequests(let requests) = item.content { return requests }
             return []
         }
-        // Write requests carry no identity of their own: a batch of them is recognized by its digest,
-        // so retrying an append whose first attempt landed (but was never acknowledged) logs nothing twice.
+        // A retry is recognized by the identity the caller gave the batch, never by equal content: two real
+        // calls with equal requests are two entries (docs/DECISIONS.md, "The retry contract").
         let digest = requests.isEmpty ? nil : WriteRequest.digest(requests)
-        let retried =
-            try digest.map { (digest: ContentAddress) throws(AppendError) in try state.containsWrites(digest) } ?? false
+        var retried = false
+        if let idempotencyKey, let earlier = try state.batch(withIdempotencyKey: idempotencyKey) {
+            guard earlier.trailers.writesDigest == digest else {
+                throw AppendError(
+                    source: "--idempotency-key", record: idempotencyKey, rule: "append.idempotencyKeyReused",
+                    reason: "the key names batch \(earlier.commit.hex), whose write requests differ from these; "
+                        + "a retry must resend the same batch, a new batch needs a new key")
+            }
+            retried = true
+        }
         for item in items {
             switch item.content {
             case .chainedEntries(let entries):
@@ -111,7 +121,10 @@ struct BatchPlanner {
             default: break
             }
         }
-        if !retried, let digest { planner.plan.trailers.writesDigest = digest }
+        if !retried {
+            planner.plan.trailers.writesDigest = digest
+            planner.plan.trailers.idempotencyKey = idempotencyKey
+        }
         return planner.plan
     }
 

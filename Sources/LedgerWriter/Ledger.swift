@@ -70,13 +70,15 @@ public enum Ledger {
     // MARK: - append
 
     /// Appends one batch as one signed commit.
-    public static func append(path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant)
-        throws(AppendError) -> AppendResult
-    {
+    /// - Parameter idempotencyKey: the caller's identity for this batch; an append with a key one of the
+    ///   last 256 batches carries is a retry and logs nothing twice. Without a key nothing is deduplicated.
+    public static func append(
+        path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant, idempotencyKey: String? = nil
+    ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
             let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
             var timer = PhaseTimer()
-            let plan = try BatchPlanner.plan(items, state: state, at: at)
+            let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
             timer.lap("validate")
             CrashPoint.reach(.afterValidation)
             guard !plan.isEmpty else {

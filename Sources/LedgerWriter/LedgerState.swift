@@ -113,25 +113,29 @@ public final class LedgerState {
         }
     }
 
-    /// How many recent batches a retried append is recognized in (see ``containsWrites(_:)``).
+    /// How many recent batches a retried append is recognized in (see ``batch(withIdempotencyKey:)``).
     public static let retryWindow = 256
 
-    /// Whether one of the last ``retryWindow`` batches already chained write requests with `digest`:
-    /// the first attempt of a retried append landed before its process could acknowledge it.
-    public func containsWrites(_ digest: ContentAddress) throws(AppendError) -> Bool {
+    /// The trailers of the batch among the last ``retryWindow`` that carries `key`, with its commit: the
+    /// first attempt of a retried append landed before its process could acknowledge it.
+    public func batch(withIdempotencyKey key: String) throws(AppendError) -> (
+        commit: ObjectID, trailers: LedgerTrailers
+    )? {
         var current: ObjectID? = tip
         var seen = 0
         do {
             while let id = current, seen < Self.retryWindow {
                 let commit = try repository.commit(id)
-                if LedgerTrailers(message: commit.message)?.writesDigest == digest { return true }
+                if let trailers = LedgerTrailers(message: commit.message), trailers.idempotencyKey == key {
+                    return (id, trailers)
+                }
                 current = commit.parents.first
                 seen += 1
             }
         } catch {
             throw AppendError(source: repository.path, record: current?.hex, rule: "git", reason: error.description)
         }
-        return false
+        return nil
     }
 
     /// Every record of one stored kind at the tip (for the small kinds: status attempts, compromise

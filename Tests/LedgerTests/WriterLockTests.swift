@@ -63,7 +63,9 @@ struct WriterLockTests {
             let (file, at) = Self.batch(scenario, second: index)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at, file]
+            let key = ["--idempotency-key", "batch-\(index)"]
+            process.arguments =
+                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at] + key + [file]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -71,7 +73,8 @@ struct WriterLockTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason == .exit { landedBeforeKill += 1 }
-            let retry = CLI.run(["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at, file])
+            let retry = CLI.run(
+                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at] + key + [file])
             #expect(retry.status == 0, "kill \(index): \(retry.stderr)")
             if retry.status != 0 { return }
         }

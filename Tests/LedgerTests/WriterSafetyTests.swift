@@ -73,7 +73,8 @@ struct WriterSafetyTests {
             ("2026-08-10T00:00:01Z", "enrollment:device-1", "reconciliation", false, false, "ok"),
         ])
         let arguments = [
-            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T01:00:00Z", writes,
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T01:00:00Z",
+            "--idempotency-key", "backend-request-1", writes,
         ]
         let killed = CLI.run(arguments, environment: ["ONYM_LEDGER_UNSAFE_TEST_CRASH_AT": point])
         #expect(killed.status == 9, "the process should have been killed at \(point)")
@@ -143,5 +144,44 @@ struct WriterSafetyTests {
         let trailers = try #require(LedgerTrailers(message: message))
         #expect(trailers.logSize == Int64(2 * perWriter))
         #expect(trailers.logHead == previous)
+    }
+
+    /// Issue 17: a retry is recognized by the caller's key, never by equal content.
+    @Test func equalCallsAreTwoEntriesAndAKeyedRetryIsOne() {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        let writes = scenario.writeRequests([
+            ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, false, "ok")
+        ])
+        // Two real calls with byte-identical requests: two entries.
+        scenario.append([writes], at: "2026-08-10T00:00:00Z")
+        scenario.append([writes], at: "2026-08-10T00:00:00Z")
+        #expect(scenario.show(LedgerLayout.logEntryPath(2)) != nil)
+        // A keyed call and its retry: one more entry, not two.
+        let keyed = ["--idempotency-key", "req-42"]
+        let first = CLI.run(
+            ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T00:00:00Z"] + keyed
+                + [writes])
+        #expect(first.status == 0)
+        let retry = CLI.run(
+            ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T00:00:00Z"] + keyed
+                + [writes])
+        #expect(retry.status == 0)
+        #expect(retry.stdout.contains("nothing new"), "\(retry.stdout)")
+        #expect(scenario.show(LedgerLayout.logEntryPath(3)) != nil)
+        #expect(scenario.show(LedgerLayout.logEntryPath(4)) == nil)
+        // The same key for other requests is refused: it would hide a real call.
+        let other = scenario.writeRequests([
+            ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, false, "failed: 503")
+        ])
+        let reused = CLI.run(
+            ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T00:00:00Z"] + keyed
+                + [other])
+        #expect(reused.status == 65)
+        #expect(reused.stderr.contains("append.idempotencyKeyReused"))
+        #expect(
+            CLI.run([
+                "append", scenario.ledger, "--signing-key", scenario.signer, "--idempotency-key", "no spaces", other,
+            ]).status == 64)
     }
 }

@@ -8,7 +8,8 @@ extension OnymLedger {
         static let configuration = CommandConfiguration(
             commandName: "append",
             abstract: "Append one batch of records and write-log entries as one signed commit.",
-            usage: "append LEDGER --signing-key KEY [--at RFC3339] [--kind KIND] [--json] FILE…",
+            usage:
+                "append LEDGER --signing-key KEY [--at RFC3339] [--idempotency-key KEY] [--kind KIND] [--json] FILE…",
             discussion: """
                 Each FILE (or '-' for standard input) holds one record as the reference services produce it: an
                 enforcement profile, a manifest (exact bytes; FILE.sig beside it is its detached signature), a
@@ -16,6 +17,10 @@ extension OnymLedger {
                 reference audit export {entries: [...]} (entries keep their sequence and hashes and must continue
                 the ledger's chain; rows already in the ledger are skipped), or write requests without hashes
                 (one JSON object per line) for which the writer computes sequence and chain.
+                The retry contract: give each call a key of your own (--idempotency-key, e.g. your request id).
+                An append whose key one of the last 256 batches carries is a retry of that batch: it logs nothing
+                again (the same key with other write requests is refused). Without a key nothing is deduplicated:
+                two calls with equal requests are two entries, as they were two calls.
                 The whole batch is validated before anything is written; one bad record refuses it all (exit 65)
                 and the ledger is unchanged. Records already present are no-ops. A verdict that arrives without
                 a receipt gets one at the batch time (--at) with the status verdict validation derives then.
@@ -24,6 +29,11 @@ extension OnymLedger {
                 OptionHelp(
                     names: "--signing-key KEY", help: "An allowed signer's OpenSSH ed25519 private key (required)."),
                 OptionHelp(names: "--at RFC3339", help: "The batch time: commit time, receipt time (default: now)."),
+                OptionHelp(
+                    names: "--idempotency-key KEY",
+                    help:
+                        "The caller's id for this batch (1–128 of A-Z a-z 0-9 . _ : @ / + = -): retries log nothing twice."
+                ),
                 OptionHelp(
                     names: "--kind KIND",
                     help: "Read every FILE as \(BatchImporter.Kind.allCases.map(\.rawValue).joined(separator: "|"))."),
@@ -35,11 +45,18 @@ extension OnymLedger {
         let key: Ed25519.PrivateKey
         let at: Instant
         let kind: BatchImporter.Kind?
+        let idempotencyKey: String?
         let json: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             key = try CommonOptions.signingKey(&arguments)
             at = try CommonOptions.batchTime(&arguments)
+            idempotencyKey = try arguments.option("--idempotency-key")
+            if let idempotencyKey, !LedgerTrailers.isValidIdempotencyKey(idempotencyKey) {
+                throw .usage(
+                    "--idempotency-key must be 1–128 of A-Z a-z 0-9 . _ : @ / + = -, such as req-2026-08-01-0042; got '\(idempotencyKey)'"
+                )
+            }
             if let kindName = try arguments.option("--kind") {
                 guard let kind = BatchImporter.Kind(rawValue: kindName) else {
                     throw .usage(
@@ -72,7 +89,8 @@ extension OnymLedger {
             }
             let result: Ledger.AppendResult
             do {
-                result = try Ledger.append(path: ledger, items: items, signingKey: key, at: at)
+                result = try Ledger.append(
+                    path: ledger, items: items, signingKey: key, at: at, idempotencyKey: idempotencyKey)
             } catch {
                 throw CLIError(error)
             }

@@ -289,4 +289,24 @@ struct WriterTests {
         #expect((object["signers"] as? [[String: Any]])?.count == 2)
         #expect(CLI.run(["keys", "rotate", scenario.ledger, "--add", next + ".pub"]).status == 64)
     }
+
+    /// Issue 17: init refuses a ledger every later append would trip over, and shows what it would write.
+    @Test func initCannotCreateAnUnusableLedger() throws {
+        let scenario = LedgerScenario(initialize: false)
+        let base = ["init", scenario.ledger, "--interface", "onym:component:x", "--signing-key", scenario.signer]
+        let noKey = CLI.run(base)
+        #expect(noKey.status == 64)
+        #expect(noKey.stderr.contains("--interface-key is required"))
+        #expect(!FileManager.default.fileExists(atPath: scenario.ledger))
+        let key = ["--interface-key", scenario.interface.countersigningKey(for: "").publicKey.onymKey]
+        #expect(CLI.run(base + key + ["--team-id", "team", "--app", "app.onym.ios"]).stderr.contains("Apple team id"))
+        #expect(
+            CLI.run(base + key + ["--team-id", "ONYMTEAM01", "--app", "onym app"]).stderr.contains("bundle identifier"))
+        let dry = CLI.run(base + key + ["--team-id", "ONYMTEAM01", "--app", "app.onym.ios", "--dry-run"])
+        #expect(dry.status == 0)
+        let descriptor = try LedgerDescriptor(json: try CanonicalJSON.parse(Array(dry.stdout.utf8.dropLast())))
+        #expect(descriptor.appleAccount?.teamId == "ONYMTEAM01")
+        #expect(!FileManager.default.fileExists(atPath: scenario.ledger))
+        #expect(CLI.run(base + ["--no-mandates"]).status == 0)
+    }
 }

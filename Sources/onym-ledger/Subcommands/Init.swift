@@ -8,14 +8,19 @@ extension OnymLedger {
             commandName: "init",
             abstract: "Create a ledger: a bare git repository with its descriptor and a first signed commit.",
             usage: """
-                init LEDGER --interface COMPONENT_ID --signing-key KEY [--at RFC3339] [--ledger-id ID] \
-                [--profile FILE] [--team-id ID --app BUNDLE_ID…] [--interface-key KEY…]
+                init LEDGER --interface COMPONENT_ID --signing-key KEY (--interface-key KEY… | --no-mandates) \
+                [--at RFC3339] [--ledger-id ID] [--profile FILE] [--team-id ID --app BUNDLE_ID…] [--dry-run]
                 """,
             discussion: """
                 The repository is bare: commits are made through the object database, so a work tree would only
                 go stale. Clone it or 'git --git-dir=LEDGER log' to browse with stock git.
                 --interface-key takes the countersigning root key (onym:key:…) or a rotated per-authority key
                 as AUTHORITY@EPOCH=onym:key:… (reference §2.2: epoch n ≥ 1 of one authority).
+                The descriptor never changes after init, so init refuses one that every later append would
+                trip over: a ledger without a countersigning key can hold no mandate (give --interface-key, or
+                --no-mandates to say on purpose that it never will), an Apple team id is 10 letters or digits
+                (ONYMTEAM01), and each --app is a bundle identifier (app.onym.chat). --dry-run prints the
+                descriptor init would write and creates nothing.
                 The signing key's public half becomes the only allowed commit signer.
                 """,
             options: [
@@ -29,6 +34,8 @@ extension OnymLedger {
                 OptionHelp(
                     names: "--app BUNDLE_ID", help: "An app sharing the bit contract (repeatable; needs --team-id)."),
                 OptionHelp(names: "--interface-key KEY", help: "A mandate countersigning key (repeatable)."),
+                OptionHelp(names: "--no-mandates", help: "This ledger will never hold mandates (no --interface-key)."),
+                OptionHelp(names: "--dry-run", help: "Print the descriptor that would be written; create nothing."),
                 OptionHelp(names: "--json", help: "Print {ledger, commit} as JSON."),
             ])
 
@@ -38,6 +45,7 @@ extension OnymLedger {
         let at: Instant
         let profile: EnforcementProfile?
         let json: Bool
+        let dryRun: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             guard let interface = try arguments.option("--interface") else { throw .usage("--interface is required") }
@@ -51,6 +59,14 @@ extension OnymLedger {
             let apps = try arguments.options("--app")
             guard (teamId == nil) == apps.isEmpty else {
                 throw .usage("--team-id and --app go together: the account scope is a team and every app in it")
+            }
+            if let teamId, !Self.isAppleTeamId(teamId) {
+                throw .usage(
+                    "--team-id must be an Apple team id: 10 capital letters or digits, such as ONYMTEAM01; got '\(teamId)'"
+                )
+            }
+            for app in apps where !Self.isBundleIdentifier(app) {
+                throw .usage("--app must be a bundle identifier such as app.onym.chat; got '\(app)'")
             }
             var root: Ed25519.PublicKey?
             var authorityKeys: [String: [LedgerDescriptor.EpochKey]] = [:]
@@ -83,7 +99,18 @@ extension OnymLedger {
             } else {
                 profile = nil
             }
+            let noMandates = arguments.flag("--no-mandates")
+            if root == nil && authorityKeys.isEmpty && !noMandates {
+                throw .usage(
+                    "--interface-key is required: every mandate is countersigned with it and the descriptor never "
+                        + "changes; give the countersigning root (onym:key:…), or --no-mandates if this ledger will never hold mandates"
+                )
+            }
+            if noMandates && (root != nil || !authorityKeys.isEmpty) {
+                throw .usage("--no-mandates and --interface-key contradict each other")
+            }
             json = arguments.flag("--json")
+            dryRun = arguments.flag("--dry-run")
             let rest = try arguments.positionals()
             guard rest.count == 1 else { throw .usage(rest.isEmpty ? "LEDGER is required" : "one LEDGER path") }
             path = rest[0]
@@ -106,7 +133,27 @@ extension OnymLedger {
             }
         }
 
+        /// Apple developer team ids are 10 characters, capital letters and digits.
+        static func isAppleTeamId(_ text: String) -> Bool {
+            text.count == 10 && text.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        }
+
+        /// A bundle identifier: at least two dot-separated parts of letters, digits and hyphens, at most 155.
+        static func isBundleIdentifier(_ text: String) -> Bool {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            return text.count <= 155 && parts.count >= 2
+                && parts.allSatisfy { part in
+                    !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                }
+        }
+
         func run() throws(CLIError) -> ExitCode {
+            if dryRun {
+                var written = descriptor
+                written.profile = profile?.ref  // as init pins it
+                Output.out(String(decoding: CanonicalJSON.encode(written.json), as: UTF8.self))
+                return .success
+            }
             let commit: ObjectID
             do {
                 commit = try Ledger.initialize(

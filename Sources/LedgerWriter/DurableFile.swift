@@ -22,7 +22,7 @@ public enum DurableFile {
         }
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw WriteError(path: temporary, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw WriteError(path: path, operation: "open", errno: errno) }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
@@ -33,7 +33,7 @@ public enum DurableFile {
                 let saved = errno
                 close(fd)
                 unlink(temporary)
-                throw WriteError(path: temporary, operation: "write", errno: saved)
+                throw WriteError(path: path, operation: "write", errno: saved)
             }
             written += result
         }
@@ -41,7 +41,7 @@ public enum DurableFile {
             let saved = errno
             close(fd)
             unlink(temporary)
-            throw WriteError(path: temporary, operation: "fsync", errno: saved)
+            throw WriteError(path: path, operation: "fsync", errno: saved)
         }
         close(fd)
         if exclusive {

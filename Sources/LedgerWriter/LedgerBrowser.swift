@@ -35,8 +35,9 @@ public enum LedgerBrowser {
         }
     }
 
-    /// `ref`: a commit id or prefix; a record's 64-hex content address; `log:N` (or `N`) for write
-    /// entry N; or a path in the tip's tree.
+    /// `ref`: a commit id or prefix; a record's 64-hex content address or a unique prefix of at least 8
+    /// hex digits (as gate and verify print them); `log:N` (or `N`) for write entry N; or a path in the
+    /// tip's tree.
     public static func show(_ path: String, ref: String) throws(BrowseError) -> Shown {
         do {
             let repository = try Repository.open(path)
@@ -63,7 +64,19 @@ public enum LedgerBrowser {
             if let bytes = try repository.blob(at: ref, inCommit: tip) {
                 return .file(path: ref, bytes: bytes)
             }
-            if let commit = try? repository.resolveCommit(ref) {
+            let records = try recordPaths(startingWith: ref, at: tip, in: repository)
+            let commit = try? repository.resolveCommit(ref)
+            if records.count + (commit == nil ? 0 : 1) > 1 {
+                let names = records + (commit.map { ["commit \($0.hex)"] } ?? [])
+                throw BrowseError(
+                    description:
+                        "\(ref) is ambiguous: \(names.count) matches (\(names.prefix(5).joined(separator: ", "))); give more digits"
+                )
+            }
+            if let recordPath = records.first, let bytes = try repository.blob(at: recordPath, inCommit: tip) {
+                return .file(path: recordPath, bytes: bytes)
+            }
+            if let commit {
                 return .batch(try batch(commit, in: repository))
             }
             throw BrowseError(description: "\(ref): no commit, record, write entry or path by that name")
@@ -72,6 +85,27 @@ public enum LedgerBrowser {
         } catch {
             throw BrowseError(description: "\(path): \(error)")
         }
+    }
+
+    /// The record paths whose content address starts with `prefix` (8–63 lowercase hex digits): only the
+    /// one fan-out folder per kind that the first four digits name is listed.
+    private static func recordPaths(startingWith prefix: String, at tip: ObjectID, in repository: Repository)
+        throws(GitError) -> [String]
+    {
+        let hex = Set("0123456789abcdef")
+        guard (8..<64).contains(prefix.count), prefix.allSatisfy(hex.contains) else { return [] }
+        let first = String(prefix.prefix(2))
+        let second = String(prefix.dropFirst(2).prefix(2))
+        var paths: [String] = []
+        for kind in LedgerLayout.StoredKind.allCases {
+            let folder = "\(kind.rawValue)/\(first)/\(second)"
+            guard let entry = try repository.entry(at: folder, inCommit: tip), entry.kind == .tree else { continue }
+            for file in try repository.treeEntries(entry.id)
+            where file.name.hasPrefix(prefix) && file.name.hasSuffix(".json") {
+                paths.append(folder + "/" + file.name)
+            }
+        }
+        return paths
     }
 
     private static func batch(_ id: ObjectID, in repository: Repository) throws(GitError) -> Batch {

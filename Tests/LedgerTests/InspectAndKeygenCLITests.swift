@@ -133,4 +133,26 @@ struct InspectAndKeygenCLITests {
         let help = CLI.run(["--help"])
         #expect(help.stdout.contains("2 verified with conduct findings"))
     }
+
+    /// Issue 17: messages in plain words — no Swift function names, no libgit2 codes.
+    @Test func gitFailuresReadInPlainWords() throws {
+        let scratch = ScratchDirectory()
+        let empty = scratch.path("emptydir")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let key = scratch.path("k")
+        #expect(CLI.run(["keygen", "--out", key]).status == 0)
+        let writes = scratch.path("w.ndjson")
+        let request =
+            #"{"authorizedBy":"reconciliation","banned":false,"caseOpen":false,"deviceBinding":"enrollment:x","outcome":"ok","recordedAt":"2026-08-01T00:00:00Z"}"#
+        try Data((request + "\n").utf8).write(to: URL(fileURLWithPath: writes))
+        for arguments in [
+            ["verify", empty, "--trust", key + ".pub"], ["log", empty], ["show", empty, "log:1"],
+            ["append", empty, "--signing-key", key, writes],
+        ] {
+            let result = CLI.run(arguments)
+            #expect(result.status == 65, "\(arguments[0])")
+            #expect(result.stderr.contains("is not a git repository"), "\(arguments[0]): \(result.stderr)")
+            #expect(!result.stderr.contains("(_:)") && !result.stderr.contains("libgit2 error"), "\(result.stderr)")
+        }
+    }
 }

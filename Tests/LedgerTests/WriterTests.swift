@@ -269,6 +269,10 @@ struct WriterTests {
         let batch = CLI.run(["show", scenario.ledger, String(scenario.tip.prefix(10))])
         #expect(batch.stdout.contains(LedgerLayout.logEntryPath(1)))
         #expect(CLI.run(["show", scenario.ledger, "nonsense"]).status == 65)
+        // Issue 17: the record prefixes gate and verify print (16 hex digits) work too.
+        let prefixed = CLI.run(["show", scenario.ledger, String(mandate.ref.hex.prefix(16))])
+        #expect(prefixed.stdout == record.stdout)
+        #expect(CLI.run(["show", scenario.ledger, String(mandate.ref.hex.prefix(7))]).status == 65)
     }
 
     /// Issue 17: `keys list` shows who may sign the next commit.

@@ -12,13 +12,16 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
         public static let locked = Code(rawValue: GIT_ELOCKED.rawValue)
         public static let iterationOver = Code(rawValue: GIT_ITEROVER.rawValue)
         public static let generic = Code(rawValue: GIT_ERROR.rawValue)
+        /// The repository belongs to another user (git's "dubious ownership").
+        public static let owner = Code(rawValue: GIT_EOWNER.rawValue)
     }
 
     public let code: Code
     public let function: String
     public let message: String
 
-    public var description: String { "\(function): \(message) (libgit2 error \(code.rawValue))" }
+    /// The message in plain words, for people; ``function`` and ``code`` say where, for bug reports.
+    public var description: String { message }
 
     /// Throws when `result` is negative, with the message from `git_error_last()` — read here, in
     /// the same synchronous function as the call, before anything else can overwrite it.

@@ -24,7 +24,20 @@ public final class Repository {
     public static func open(_ path: String) throws(GitError) -> Repository {
         GitLibrary.ensureInitialized()
         var repo: OpaquePointer?
-        try GitError.check(git_repository_open_ext(&repo, path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil))
+        let result = git_repository_open_ext(&repo, path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil)
+        if result == GIT_ENOTFOUND.rawValue {
+            throw GitError(
+                code: .notFound, function: #function,
+                message: "\(path) is not a git repository (a ledger is a bare repository: 'onym-ledger init' makes one)"
+            )
+        }
+        if result == GIT_EOWNER.rawValue {
+            throw GitError(
+                code: .owner, function: #function,
+                message: "\(path) belongs to another user, and git refuses such repositories (\"dubious ownership\"). "
+                    + "If you trust it: git config --global --add safe.directory \(path)")
+        }
+        try GitError.check(result)
         return Repository(takingOwnershipOf: repo!, path: path)
     }
 

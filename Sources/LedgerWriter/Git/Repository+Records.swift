@@ -6,26 +6,24 @@ extension Repository {
     public func recordEntries(_ kind: LedgerLayout.StoredKind, inCommit commit: ObjectID) throws(GitError)
         -> [TreeEntry]
     {
-        guard let root = try entry(at: kind.rawValue, inCommit: commit), root.kind == .tree else { return [] }
-        var records: [TreeEntry] = []
-        for first in try treeEntries(root.id) where first.kind == .tree {
-            for second in try treeEntries(first.id) where second.kind == .tree {
-                records += try treeEntries(second.id).filter { $0.kind == .blob && $0.name.hasSuffix(".json") }
-            }
-        }
-        return records
+        try jsonFilesTwoLevelsBelow(kind.rawValue, inCommit: commit)
     }
 
     /// Every write-log entry file at `commit`, in sequence order (the log's folders and names are
     /// zero-padded, so tree order is sequence order): listed from the trees, never looked up by path.
     public func logEntries(inCommit commit: ObjectID) throws(GitError) -> [TreeEntry] {
-        guard let root = try entry(at: LedgerLayout.logFolder, inCommit: commit), root.kind == .tree else { return [] }
-        var entries: [TreeEntry] = []
-        for top in try treeEntries(root.id) where top.kind == .tree {
-            for middle in try treeEntries(top.id) where middle.kind == .tree {
-                entries += try treeEntries(middle.id).filter { $0.kind == .blob && $0.name.hasSuffix(".json") }
+        try jsonFilesTwoLevelsBelow(LedgerLayout.logFolder, inCommit: commit)
+    }
+
+    /// The `.json` blobs in the folders two levels below `folder` (`folder/a/b/*.json`), in tree order.
+    private func jsonFilesTwoLevelsBelow(_ folder: String, inCommit commit: ObjectID) throws(GitError) -> [TreeEntry] {
+        guard let root = try entry(at: folder, inCommit: commit), root.kind == .tree else { return [] }
+        var files: [TreeEntry] = []
+        for first in try treeEntries(root.id) where first.kind == .tree {
+            for second in try treeEntries(first.id) where second.kind == .tree {
+                files += try treeEntries(second.id).filter { $0.kind == .blob && $0.name.hasSuffix(".json") }
             }
         }
-        return entries
+        return files
     }
 }

@@ -115,16 +115,12 @@ struct AuditSession {
         {
             files.append(path)
         }
+        // The disowned history still in the repository, from where the two histories part (all of it
+        // when they share nothing).
         if (try? repository.contains(rememberedTip)) == true,
-            let base = try? repository.mergeBase(rememberedTip, tip),
             let bundle = try? repository.bundle(
-                tip: rememberedTip, excluding: base, refName: "refs/heads/disowned-\(rememberedTip.short)"),
-            let path = try? store.saveEvidence(bundle, name: "\(rememberedTip.hex).bundle")
-        {
-            files.append(path)
-        } else if (try? repository.contains(rememberedTip)) == true,
-            let bundle = try? repository.bundle(
-                tip: rememberedTip, excluding: nil, refName: "refs/heads/disowned-\(rememberedTip.short)"),
+                tip: rememberedTip, excluding: (try? repository.mergeBase(rememberedTip, tip)) ?? nil,
+                refName: "refs/heads/disowned-\(rememberedTip.short)"),
             let path = try? store.saveEvidence(bundle, name: "\(rememberedTip.hex).bundle")
         {
             files.append(path)

@@ -29,7 +29,7 @@ public enum Ledger {
     /// Resumable: a directory that is an onym-ledger repository without a first commit (an init
     /// that was killed) is completed; anything else that exists is refused.
     public static func initialize(
-        path: String, descriptor: LedgerDescriptor, signingKey: Ed25519.PrivateKey, at: Instant,
+        path: String, descriptor: LedgerDescriptor, signingKey: any CommitSigner, at: Instant,
         profile: EnforcementProfile? = nil
     ) throws(AppendError) -> ObjectID {
         let repository: Repository
@@ -73,7 +73,7 @@ public enum Ledger {
     /// - Parameter idempotencyKey: the caller's identity for this batch; an append with a key one of the
     ///   last 256 batches carries is a retry and logs nothing twice. Without a key nothing is deduplicated.
     public static func append(
-        path: String, items: [BatchItem], signingKey: Ed25519.PrivateKey, at: Instant, idempotencyKey: String? = nil
+        path: String, items: [BatchItem], signingKey: any CommitSigner, at: Instant, idempotencyKey: String? = nil
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
             let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
@@ -98,7 +98,7 @@ public enum Ledger {
     /// A signed commit that adds or removes a commit-signing key in `keys/allowed_signers`.
     /// The signing key must be allowed by the current tip; removing the last key is refused.
     public static func rotateSigners(
-        path: String, signingKey: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
+        path: String, signingKey: any CommitSigner, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
         at: Instant
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
@@ -162,7 +162,7 @@ public enum Ledger {
     // MARK: - Helpers
 
     /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit.
-    private static func openForWriting(_ path: String, signingKey: Ed25519.PrivateKey) throws
+    private static func openForWriting(_ path: String, signingKey: any CommitSigner) throws
         -> (Repository, ObjectID, LedgerState)
     {
         let repository = try Repository.open(path)

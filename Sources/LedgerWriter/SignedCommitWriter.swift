@@ -8,7 +8,7 @@ import LedgerFormat
 /// so the same inputs, key and time produce the same commit id.
 struct SignedCommitWriter {
     let repository: Repository
-    let key: Ed25519.PrivateKey
+    let key: any CommitSigner
 
     /// Writes `files` on top of `parent` and moves the branch from `parent` to the new commit.
     /// - Throws: ``GitError`` — ``GitError/Code/modified`` (or `exists`/`locked`) when another writer
@@ -30,7 +30,12 @@ struct SignedCommitWriter {
         CrashPoint.reach(.afterTree)
         let buffer = try repository.commitBuffer(
             tree: tree, parent: parent, identity: CommitIdentity(time: time.seconds), message: message)
-        let signature = SSHSignature.sign(buffer, namespace: "git", with: key)
+        let signature: SSHSignature
+        do {
+            signature = try SSHSignature.sign(buffer, namespace: "git", by: key)
+        } catch {
+            throw GitError.fail("signing the commit: \(error.description)")
+        }
         let commit = try repository.createSignedCommit(buffer: buffer, signature: signature.armored)
         timer.lap("commit")
         CrashPoint.reach(.afterCommitObject)

@@ -21,6 +21,16 @@ public struct SSHSignature: Sendable, Equatable {
             signature: key.signature(for: signed))
     }
 
+    /// The same SSHSIG, signed by any ``CommitSigner`` (a key in memory, or an ssh-agent).
+    public static func sign(_ message: some Collection<UInt8>, namespace: String, by signer: any CommitSigner)
+        throws(SigningError) -> SSHSignature
+    {
+        let signed = signedData(message, namespace: namespace, hashAlgorithm: "sha512")
+        return SSHSignature(
+            publicKey: signer.publicKey, namespace: namespace, hashAlgorithm: "sha512",
+            signature: try signer.ed25519Signature(over: signed))
+    }
+
     /// The binary SSHSIG blob.
     public var blob: [UInt8] {
         var writer = SSHWireWriter()

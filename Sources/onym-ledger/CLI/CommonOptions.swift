@@ -28,13 +28,43 @@ enum CommonOptions {
         return instant
     }
 
-    static func signingKey(_ arguments: inout Arguments) throws(CLIError) -> Ed25519.PrivateKey {
-        guard let path = try arguments.option("--signing-key") else { throw .usage("--signing-key KEY is required") }
+    /// `--signing-key`: the key that signs commits, the way git's `user.signingkey` names it — a private
+    /// key file, or a public key (`.pub` file or `ssh-ed25519 AAAA…`) whose private half `ssh-agent` holds
+    /// (`SSH_AUTH_SOCK`). A passphrase-protected key file with its `.pub` beside it signs through the agent.
+    static func signingKey(_ arguments: inout Arguments) throws(CLIError) -> any CommitSigner {
+        guard let path = try arguments.option("--signing-key") else {
+            throw .usage("--signing-key KEY is required (a private key file, or a public key held by ssh-agent)")
+        }
+        if path.hasPrefix(OpenSSHKey.keyType + " ") { return try agentSigner(path, option: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .data("--signing-key \(path): cannot read this file")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix(OpenSSHKey.keyType + " ") { return try agentSigner(text, option: path) }
         do {
             return try SigningKey.load(path)
         } catch {
+            if error.reason.contains("encrypted"), let pub = FileManager.default.contents(atPath: path + ".pub") {
+                return try agentSigner(String(decoding: pub, as: UTF8.self), option: path)
+            }
             throw .usage("--signing-key \(error.description)")
         }
+    }
+
+    /// The ssh-agent signer for a public key line.
+    private static func agentSigner(_ line: String, option: String) throws(CLIError) -> any CommitSigner {
+        let publicKey: Ed25519.PublicKey
+        do {
+            publicKey = try OpenSSHKey.parsePublicKey(line.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            throw .usage("--signing-key \(option): \(error.reason)")
+        }
+        guard let socket = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"], !socket.isEmpty else {
+            throw .usage(
+                "--signing-key \(option) names a public key whose private half ssh-agent should hold, but "
+                    + "SSH_AUTH_SOCK is not set (start the agent: eval $(ssh-agent); ssh-add KEY)")
+        }
+        return SSHAgentSigner(publicKey: publicKey, socketPath: socket)
     }
 
     /// An SSH public key given as a `.pub` file path or as the `ssh-ed25519 AAAA…` text itself.

@@ -27,7 +27,10 @@ extension OnymLedger {
                 """,
             options: [
                 OptionHelp(
-                    names: "--signing-key KEY", help: "An allowed signer's OpenSSH ed25519 private key (required)."),
+                    names: "--signing-key KEY",
+                    help:
+                        "An allowed signer: an ed25519 private key file, or a public key (.pub) ssh-agent holds (required)."
+                ),
                 OptionHelp(names: "--at RFC3339", help: "The batch time: commit time, receipt time (default: now)."),
                 OptionHelp(
                     names: "--idempotency-key KEY",
@@ -42,7 +45,7 @@ extension OnymLedger {
 
         let ledger: String
         let files: [String]
-        let key: Ed25519.PrivateKey
+        let key: any CommitSigner
         let at: Instant
         let kind: BatchImporter.Kind?
         let idempotencyKey: String?

@@ -26,7 +26,10 @@ extension OnymLedger {
             options: [
                 OptionHelp(names: "--interface ID", help: "The interface's onym:component: id (required)."),
                 OptionHelp(
-                    names: "--signing-key KEY", help: "OpenSSH ed25519 private key that signs commits (required)."),
+                    names: "--signing-key KEY",
+                    help:
+                        "The key that signs commits: an ed25519 private key file, or a public key (.pub) ssh-agent holds."
+                ),
                 OptionHelp(names: "--at RFC3339", help: "The commit time (default: now)."),
                 OptionHelp(names: "--ledger-id ID", help: "The ledger's id (default: the interface id)."),
                 OptionHelp(names: "--profile FILE", help: "An enforcement-profile object to store and pin."),
@@ -41,7 +44,7 @@ extension OnymLedger {
 
         let path: String
         let descriptor: LedgerDescriptor
-        let key: Ed25519.PrivateKey
+        let key: any CommitSigner
         let at: Instant
         let profile: EnforcementProfile?
         let json: Bool

@@ -21,7 +21,8 @@ extension OnymLedger {
                 """,
             options: [
                 OptionHelp(
-                    names: "--signing-key KEY", help: "rotate: a currently allowed signer's private key (required)."),
+                    names: "--signing-key KEY",
+                    help: "rotate: a currently allowed signer (private key file, or a public key ssh-agent holds)."),
                 OptionHelp(names: "--add PUBKEY", help: "rotate: allow this key (repeatable)."),
                 OptionHelp(names: "--remove PUBKEY", help: "rotate: stop allowing this key (repeatable)."),
                 OptionHelp(names: "--at RFC3339", help: "rotate: the commit time (default: now)."),
@@ -30,7 +31,7 @@ extension OnymLedger {
 
         enum Action {
             case list(json: Bool)
-            case rotate(key: Ed25519.PrivateKey, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey], at: Instant)
+            case rotate(key: any CommitSigner, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey], at: Instant)
         }
 
         let ledger: String

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "onym-ledger", targets: ["onym-ledger"]),
         .library(name: "LedgerFormat", targets: ["LedgerFormat"]),
+        .library(name: "LedgerStore", targets: ["LedgerStore"]),
         .library(name: "LedgerWriter", targets: ["LedgerWriter"]),
         .library(name: "LedgerVerifier", targets: ["LedgerVerifier"]),
     ],
@@ -15,19 +16,26 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
-        .target(name: "LedgerWriter", dependencies: ["LedgerFormat", "CLibgit2", "COpenSSL", "CZlib"]),
+        // Reading a ledger: the git repository (libgit2), durable files; no write code.
+        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2"]),
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
-        .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerWriter"]),
-        .executableTarget(name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier"]),
+        .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerStore"]),
+        // The vendor's writer: plans a batch, has the verifier's policies judge it, then publishes it.
+        .target(
+            name: "LedgerWriter",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "CLibgit2", "COpenSSL", "CZlib"]),
+        .executableTarget(
+            name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier"]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         // Plays ledger-example/scenario.txt through the CLI (make example).
         .executableTarget(name: "ExampleGenerator", dependencies: ["LedgerFormat", "LedgerTestSupport"]),
         // Synthetic ledgers and the measured floor for benchmarks/run (not part of the tests).
-        .executableTarget(name: "LedgerBench", dependencies: ["LedgerFormat", "LedgerWriter", "LedgerTestSupport"]),
+        .executableTarget(
+            name: "LedgerBench", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport"]),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["LedgerFormat", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],
             resources: [.copy("Vectors")]
         ),
     ]

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LedgerFormat
+import LedgerStore
 import LedgerTestSupport
 import LedgerWriter
 

@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// One `verify` run's dealings with the auditor's state (docs/VERIFY.md, "The auditor's state"):
 /// which root of trust applies, where the run may resume, which rewrites still stand, and what is

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// What a successful `verify` remembers so the next run re-checks only what is new: the verified tip
 /// and the totals and replay state to continue from. Kept in the auditor's state (``AuditorState``),

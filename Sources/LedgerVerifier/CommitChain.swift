@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// The first-parent chain of commits from a tip to the root, read by the verifier itself (issue 12,
 /// bounded work): each commit object is read only after its header says it is a commit of at most

@@ -1,6 +1,6 @@
 import Dispatch
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Loads one commit into a ``CommitStep``: git reads here, on the calling thread (a repository
 /// handle is single-threaded), then the CPU work — parsing, canonical checks, hashing, signature

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// Everything one commit brings, loaded and pre-checked, for the policies to judge.
 ///

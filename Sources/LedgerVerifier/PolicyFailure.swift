@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// One rule a ledger breaks: which policy, where (commit, path, record) and why (STYLE.md guideline 8).
 public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// What the commits before the current one established: the state each policy judges a commit against.
 public struct ReplayState: Sendable {

@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
 ///

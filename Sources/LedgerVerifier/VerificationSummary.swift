@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// What a verification run saw, verified or not.
 public struct VerificationSummary: Sendable {

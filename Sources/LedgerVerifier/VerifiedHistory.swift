@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+public import LedgerStore
 
 /// A ledger that passed verification, as of its verified tip: what the gate and reconciliation code
 /// accept (STYLE.md guideline 6 — there is no public way to make one without verifying).

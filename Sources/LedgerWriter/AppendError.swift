@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 
 /// Why a batch (or an init, or a rotation) was refused: which input file, which record, which rule.
 /// Nothing was written when this is thrown.

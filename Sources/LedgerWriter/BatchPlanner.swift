@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 
 /// Validates a whole batch against the ledger as of its tip, and plans the files it adds.
 ///

@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 
 #if canImport(Glibc)
     import Glibc

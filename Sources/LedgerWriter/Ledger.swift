@@ -1,4 +1,5 @@
 public import LedgerFormat
+public import LedgerStore
 
 #if canImport(Glibc)
     import Glibc
@@ -77,9 +78,10 @@ public enum Ledger {
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
             let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
-            var timer = PhaseTimer()
+            let timer = PhaseClock()
             let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
             timer.lap("validate")
+            timer.report()
             CrashPoint.reach(.afterValidation)
             guard !plan.isEmpty else {
                 return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)

@@ -1,4 +1,5 @@
 public import LedgerFormat
+public import LedgerStore
 
 /// A ledger as of one commit, read through one repository handle: its descriptor, its signers,
 /// its log position, and lookups of the records it holds.

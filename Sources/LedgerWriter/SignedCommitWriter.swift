@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 
 /// The one way a ledger commit is made (STYLE.md guideline 13): build the tree → commit buffer →
 /// SSHSIG over the exact buffer (namespace `git`, SHA-512) → `git_commit_create_with_signature` →
@@ -16,7 +17,7 @@ struct SignedCommitWriter {
     func commit(files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String, time: Instant)
         throws(GitError) -> ObjectID
     {
-        var timer = PhaseTimer()
+        let timer = PhaseClock()
         var upserts: [(path: String, blob: ObjectID)] = []
         upserts.reserveCapacity(files.count)
         for file in files {
@@ -44,6 +45,7 @@ struct SignedCommitWriter {
         CrashPoint.reach(.afterPack)
         try repository.compareAndSwapReference(LedgerLayout.branch, to: commit, expected: parent)
         timer.lap("reference")
+        timer.report()
         CrashPoint.reach(.afterReference)
         return commit
     }

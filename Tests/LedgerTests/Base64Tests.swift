@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 @Suite("Base64 (strict, padded, standard)")
 struct Base64Tests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 @Suite("Canonical JSON")
 struct CanonicalJSONTests {

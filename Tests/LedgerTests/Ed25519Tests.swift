@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 @Suite("Ed25519 (strict)")
 struct Ed25519Tests {

@@ -2,6 +2,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// Seed §10 conformance scenarios over the pure evaluator: each builds really-signed verdicts and
 /// asserts the fold (bits and authorizedBy), the gate or the replay at several times.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 /// Issue 6: the checked-in example ledger verifies, regenerates bit for bit from its scenario, and

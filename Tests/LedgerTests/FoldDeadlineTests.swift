@@ -2,6 +2,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// The decision-deadline default against cases decided in time (issue 10's three findings, each as it
 /// was reported, and the decisions docs/DECISIONS.md records for reopening and several open-case

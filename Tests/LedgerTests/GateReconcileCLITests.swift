@@ -3,6 +3,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 @Suite("CLI: gate and reconcile over a verified ledger")

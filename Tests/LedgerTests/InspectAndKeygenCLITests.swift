@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 import LedgerTestSupport
 
 @Suite("CLI: inspect and keygen")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 @Suite("OpenSSH keys and SSHSIG, against the real ssh-keygen")
 struct OpenSSHKeyTests {

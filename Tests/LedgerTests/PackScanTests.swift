@@ -3,6 +3,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 

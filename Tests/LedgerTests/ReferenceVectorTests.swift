@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// The vectors of onym-wire.md §6 that the ledger must reproduce byte for byte.
 @Suite("Reference vectors (onym-wire.md §6)")

@@ -3,6 +3,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 /// Designation revocation end to end: trigger records and determinations are appended, refused when

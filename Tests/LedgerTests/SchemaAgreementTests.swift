@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 import LedgerTestSupport
 
 /// Every vector and fixture record, and a mutation of each that breaks one field rule, is run

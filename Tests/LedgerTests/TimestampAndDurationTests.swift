@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 @Suite("RFC 3339 timestamps and P<n>D durations")
 struct TimestampAndDurationTests {

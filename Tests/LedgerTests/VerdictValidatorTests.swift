@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 import LedgerTestSupport
 
 /// Reference §4.1 / profile §6.1, one rule per case over generated, really-signed records.

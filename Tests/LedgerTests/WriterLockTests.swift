@@ -3,6 +3,7 @@ import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 /// Issue 12, "a killed writer never blocks the next": writers serialize on a kernel lock that dies

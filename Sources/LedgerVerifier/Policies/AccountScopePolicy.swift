@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Profile §1 isolation rule, acceptance criterion 5: the ledger accounts for one Apple developer

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3, §6.1: nothing is ever modified or deleted. The one file a commit may replace is

@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Issue 12, "who may accuse whom": a manifest may not claim an authority id the ledger already knows
 /// with another operator key (``AuthorityIdentity``, the rule the writer applies too).

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §4: a stored record's bytes must *be* canonical JSON — the verifier rejects, it never

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Reference §3.14, DESIGN §6.5: the write log is gapless from 1, each entry links to the previous

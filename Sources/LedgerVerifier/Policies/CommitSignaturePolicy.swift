@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §5, §6.1: exactly one SSHSIG per commit, namespace `git`, valid over the commit, by a key

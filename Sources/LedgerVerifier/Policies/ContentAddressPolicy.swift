@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3, STYLE.md guideline 10: a record's file name is its content address (mandateRef,

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers`; the descriptor never

@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Issue 12, "only canonical git objects" and "bounded work on hostile input": every tree a commit
 /// adds is in the form `git fsck --strict` demands (``CanonicalTree``), with the modes a ledger uses,

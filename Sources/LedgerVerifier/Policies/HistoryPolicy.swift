@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 /// DESIGN §6.1: one root, linear history, no merges; and no commit dated after the verification time.
 ///
 /// Dates never decide key validity (that is by position); a future date is still reported, since no

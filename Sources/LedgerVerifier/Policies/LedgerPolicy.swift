@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// One invariant of a ledger, judged commit by commit (STYLE.md guideline 7).
 ///

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// docs/FORMAT.md "Commits": every commit states the log's size and head after it. Because each

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §6.6: every write names a device binding some mandate in the ledger names, and every

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Reference §2, §3.3: `signatures[0]` by the mandate's user and `signatures[1]` by the interface's

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Reference §2 table: a stored detached manifest signature is 64 bytes of Ed25519 by the manifest's

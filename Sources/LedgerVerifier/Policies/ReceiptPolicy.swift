@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Reference §3.6, DESIGN §3: a receipt names a verdict the ledger holds, and its status is what

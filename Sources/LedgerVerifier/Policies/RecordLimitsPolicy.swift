@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §4, §10: oversized files, huge folders and absurd counts are rejected before they cost

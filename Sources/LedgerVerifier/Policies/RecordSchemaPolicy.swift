@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §6.2: every file parses under the strict rules and decodes as its kind (schemas/).

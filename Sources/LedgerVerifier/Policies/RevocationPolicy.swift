@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Onym-wire §9, profile §6 item 4: designation revocation is bounded and auditable. Status attempts
 /// and revocation determinations are signed by this ledger's interface (its countersigning key for

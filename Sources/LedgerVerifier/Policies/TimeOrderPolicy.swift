@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Time is part of the proof (issue 12; docs/FORMAT.md, "Time"): commit times never decrease, and
 /// every time a record states lies within its commit's window — events the vendor reports at or after

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3, §6.1: every path is on the whitelist of docs/FORMAT.md — exact names, lowercase-hex

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// DESIGN §5: a verdict is authenticated offline through a chain — it names a mandate in the ledger,

@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 import LedgerFormat
 
 /// Profile §6.1, reference §4.1: every verdict arrives with its receipt, and passes verdict

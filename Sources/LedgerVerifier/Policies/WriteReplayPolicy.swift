@@ -1,5 +1,5 @@
 import LedgerFormat
-import LedgerWriter
+import LedgerStore
 
 /// Acceptance criterion 4, DESIGN §6.6: replaying the gate/reconciliation rules over the ledger
 /// explains every write — each entry's bits and `authorizedBy` are what ``DeviceFold`` gives for its

@@ -1,4 +1,5 @@
 internal import CLibgit2
+public import LedgerStore
 #if canImport(Glibc)
     import Glibc
 #endif

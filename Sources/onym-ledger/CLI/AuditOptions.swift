@@ -1,5 +1,6 @@
 import Foundation
 import LedgerFormat
+import LedgerStore
 import LedgerVerifier
 
 /// The auditor's options every verb that verifies shares: `--trust`, `--state`, and how the

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerFormat
+import LedgerStore
 import LedgerWriter
 
 /// Option readers shared by several verbs.

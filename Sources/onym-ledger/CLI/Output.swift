@@ -1,5 +1,6 @@
 import Foundation
 import LedgerFormat
+import LedgerStore
 
 /// Standard output and error, and rendering of JSON values for `--json`.
 enum Output {

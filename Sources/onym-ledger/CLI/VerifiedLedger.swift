@@ -1,5 +1,6 @@
 import Foundation
 import LedgerFormat
+import LedgerStore
 import LedgerVerifier
 import LedgerWriter
 

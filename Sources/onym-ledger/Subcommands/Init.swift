@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 import LedgerWriter
 
 extension OnymLedger {

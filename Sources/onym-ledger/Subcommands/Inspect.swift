@@ -1,4 +1,5 @@
 import LedgerFormat
+import LedgerStore
 
 extension OnymLedger {
     /// `inspect`: one record's kind, canonical form, content address, signatures and findings.

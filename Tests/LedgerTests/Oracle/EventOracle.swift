@@ -1,4 +1,5 @@
 @testable import LedgerFormat
+import LedgerStore
 
 /// A second evaluator for one device binding, deliberately shaped unlike ``DeviceFold``: an event
 /// queue. It is written from the rules (onym-wire §4.2–4.3 and §9, profile §6, docs/DECISIONS.md

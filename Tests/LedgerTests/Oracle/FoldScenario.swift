@@ -2,6 +2,7 @@ import Foundation
 import LedgerTestSupport
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// One binding's verdict history in a form small enough to read, shrink and keep as a data file
 /// (`Vectors/fold/*.json`): verdicts by disposition, case, class and times, plus revocations. Times

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// The fold against an independent oracle (``EventOracle``) on seeded, generated verdict histories,
 /// compared at every instant where something changes and one second either side; and the named

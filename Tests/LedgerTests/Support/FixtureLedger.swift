@@ -2,6 +2,7 @@ import Foundation
 import LedgerTestSupport
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 /// A small, complete ledger built through the writer's library API from deterministic parties:

@@ -2,6 +2,7 @@ import Foundation
 import LedgerTestSupport
 
 @testable import LedgerFormat
+import LedgerStore
 
 /// A scratch ledger with deterministic parties, driven through the real CLI.
 final class LedgerScenario {

@@ -2,6 +2,7 @@ import Foundation
 import LedgerTestSupport
 
 @testable import LedgerFormat
+import LedgerStore
 @testable import LedgerWriter
 
 /// Rewrites a ledger's git history the way an attacker (or a buggy writer) could: raw commits with

@@ -1,7 +1,7 @@
 internal import CLibgit2
 
 /// libgit2's process-wide initialisation, done once (STYLE.md guideline 3; never per object, never shut down).
-enum GitLibrary {
+package enum GitLibrary {
     private static let initialized: Bool = {
         guard git_libgit2_init() >= 0 else { return false }
         // Durability: packs, loose objects and refs are fsynced before they count as written,
@@ -17,7 +17,7 @@ enum GitLibrary {
         return true
     }()
 
-    static func ensureInitialized() {
+    package static func ensureInitialized() {
         precondition(initialized, "git_libgit2_init failed")
     }
 }

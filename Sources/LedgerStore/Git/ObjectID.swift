@@ -1,10 +1,10 @@
-internal import CLibgit2
+package import CLibgit2
 
 /// A git object id (SHA-1, 20 bytes). Hex only at the edges.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
-    init(_ oid: git_oid) {
+    package init(_ oid: git_oid) {
         var copy = oid
         bytes = withUnsafeBytes(of: &copy.id) { Array($0) }
     }
@@ -22,7 +22,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         self.init(oid)
     }
 
-    var raw: git_oid {
+    package var raw: git_oid {
         var oid = git_oid()
         withUnsafeMutableBytes(of: &oid.id) { $0.copyBytes(from: bytes) }
         return oid

@@ -26,7 +26,7 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// Throws when `result` is negative, with the message from `git_error_last()` — read here, in
     /// the same synchronous function as the call, before anything else can overwrite it.
     @discardableResult
-    static func check(_ result: Int32, function: String = #function) throws(GitError) -> Int32 {
+    package static func check(_ result: Int32, function: String = #function) throws(GitError) -> Int32 {
         guard result < 0 else { return result }
         var message = "unknown error"
         if let last = git_error_last(), let text = last.pointee.message {
@@ -35,7 +35,7 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
         throw GitError(code: Code(rawValue: result), function: function, message: message)
     }
 
-    static func fail(_ message: String, function: String = #function) -> GitError {
+    package static func fail(_ message: String, function: String = #function) -> GitError {
         GitError(code: .generic, function: function, message: message)
     }
 }

@@ -4,18 +4,20 @@
 
 /// Accumulated time per verification phase, printed on stderr at the end when `ONYM_LEDGER_TRACE`
 /// is set (how BENCHMARKS.md's profile was taken). Silent and nearly free otherwise.
-final class PhaseClock {
-    static let enabled = getenv("ONYM_LEDGER_TRACE") != nil
+package final class PhaseClock {
+    package static let enabled = getenv("ONYM_LEDGER_TRACE") != nil
     private var totals: [(String, Double)] = []
     private var last = PhaseClock.now()
 
-    static func now() -> Double {
+    package init() {}
+
+    package static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    func lap(_ phase: String) {
+    package func lap(_ phase: String) {
         guard Self.enabled else { return }
         let current = Self.now()
         if let index = totals.firstIndex(where: { $0.0 == phase }) {
@@ -26,7 +28,7 @@ final class PhaseClock {
         last = current
     }
 
-    func report() {
+    package func report() {
         guard Self.enabled else { return }
         for (phase, seconds) in totals {
             let line = Array("trace: \(phase) \(Int(seconds * 1000)) ms\n".utf8)

@@ -1,4 +1,4 @@
-internal import CLibgit2
+package import CLibgit2
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -7,12 +7,12 @@ internal import CLibgit2
 ///
 /// Not thread-safe (libgit2 forbids sharing one handle across threads): open one per thread.
 public final class Repository {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     public let path: String
     /// The in-memory object backend, once ``attachInMemoryObjects()`` added it (owned by the ODB).
-    var memoryBackend: UnsafeMutablePointer<git_odb_backend>?
+    package var memoryBackend: UnsafeMutablePointer<git_odb_backend>?
 
-    private init(takingOwnershipOf pointer: OpaquePointer, path: String) {
+    package init(takingOwnershipOf pointer: OpaquePointer, path: String) {
         self.pointer = pointer
         self.path = path
     }
@@ -41,23 +41,6 @@ public final class Repository {
         return Repository(takingOwnershipOf: repo!, path: path)
     }
 
-    /// Creates a bare repository whose HEAD names `refs/heads/main`.
-    public static func initBare(_ path: String, branch: String = "main") throws(GitError) -> Repository {
-        GitLibrary.ensureInitialized()
-        var options = git_repository_init_options()
-        try GitError.check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)))
-        options.flags = UInt32(
-            GIT_REPOSITORY_INIT_BARE.rawValue | GIT_REPOSITORY_INIT_MKPATH.rawValue
-                | GIT_REPOSITORY_INIT_NO_REINIT.rawValue)
-        var repo: OpaquePointer?
-        let result = branch.withCString { head in
-            options.initial_head = head
-            return git_repository_init_ext(&repo, path, &options)
-        }
-        try GitError.check(result)
-        return Repository(takingOwnershipOf: repo!, path: path)
-    }
-
     /// The directory of the repository's git data (the repository itself when bare).
     public var gitDirectory: String { String(cString: git_repository_path(pointer)) }
 
@@ -74,23 +57,6 @@ public final class Repository {
         return ObjectID(oid)
     }
 
-    /// Moves `name` to `target` only if it still points at `expected` (nil: only if it does not
-    /// exist yet). A lost race throws ``GitError/Code/modified`` (or `exists` for a new ref).
-    /// The corresponding C function is `git_reference_create_matching`.
-    public func compareAndSwapReference(_ name: String, to target: ObjectID, expected: ObjectID?) throws(GitError) {
-        var reference: OpaquePointer?
-        var newID = target.raw
-        let result: Int32
-        if var current = expected?.raw {
-            // force = 1 is required to update an existing ref; current_id makes it a compare-and-swap.
-            result = git_reference_create_matching(&reference, pointer, name, &newID, 1, &current, nil)
-        } else {
-            result = git_reference_create(&reference, pointer, name, &newID, 0, nil)
-        }
-        try GitError.check(result)
-        git_reference_free(reference)
-    }
-
     // MARK: - Objects
 
     /// Resolves a hex id or unique prefix of at least 4 digits to a full commit id.
@@ -102,26 +68,6 @@ public final class Repository {
             throw GitError.fail("\(text) is not a commit")
         }
         return ObjectID(git_object_id(object).pointee)
-    }
-
-    public func writeBlob(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
-        var oid = git_oid()
-        if let backend = memoryBackend, let write = backend.pointee.write {
-            // Straight into memory: the ODB's own write path would first probe every backend for the
-            // object (a stat and a pack-directory rescan per miss — most of an append's time).
-            let result = bytes.withUnsafeBytes { buffer -> Int32 in
-                let hashed = git_odb_hash(&oid, buffer.baseAddress, buffer.count, GIT_OBJECT_BLOB)
-                guard hashed == 0 else { return hashed }
-                return write(backend, &oid, buffer.baseAddress, buffer.count, GIT_OBJECT_BLOB)
-            }
-            try GitError.check(result)
-            return ObjectID(oid)
-        }
-        let result = bytes.withUnsafeBytes { buffer in
-            git_blob_create_from_buffer(&oid, pointer, buffer.baseAddress, buffer.count)
-        }
-        try GitError.check(result)
-        return ObjectID(oid)
     }
 
     /// A blob's bytes, refusing blobs larger than `limit` before reading them.
@@ -190,67 +136,7 @@ public final class Repository {
         return entries
     }
 
-    /// A new tree: `base` (or the empty tree) with `upserts` applied (paths from the root; missing
-    /// folders are created). Only the folders on the changed paths are rewritten.
-    /// The corresponding C function is `git_tree_create_updated`.
-    public func updatedTree(base: ObjectID?, upserts: [(path: String, blob: ObjectID)]) throws(GitError) -> ObjectID {
-        var baseTree: OpaquePointer?
-        if var baseID = base?.raw {
-            try GitError.check(git_tree_lookup(&baseTree, pointer, &baseID))
-        }
-        defer { git_tree_free(baseTree) }
-        // Keep the C strings alive for the duration of the call.
-        let paths = upserts.map { strdup($0.path)! }
-        defer { paths.forEach { free($0) } }
-        var updates = zip(upserts, paths).map { upsert, path in
-            git_tree_update(
-                action: GIT_TREE_UPDATE_UPSERT, id: upsert.blob.raw, filemode: GIT_FILEMODE_BLOB,
-                path: UnsafePointer(path))
-        }
-        var oid = git_oid()
-        try GitError.check(git_tree_create_updated(&oid, pointer, baseTree, updates.count, &updates))
-        return ObjectID(oid)
-    }
-
     // MARK: - Commits
-
-    /// The unsigned commit buffer git will hash once the signature is added.
-    /// The corresponding C function is `git_commit_create_buffer`.
-    public func commitBuffer(tree: ObjectID, parent: ObjectID?, identity: CommitIdentity, message: String)
-        throws(GitError) -> [UInt8]
-    {
-        var signature: UnsafeMutablePointer<git_signature>?
-        try GitError.check(git_signature_new(&signature, identity.name, identity.email, identity.time, 0))
-        defer { git_signature_free(signature) }
-        var treeObject: OpaquePointer?
-        var treeID = tree.raw
-        try GitError.check(git_tree_lookup(&treeObject, pointer, &treeID))
-        defer { git_tree_free(treeObject) }
-        var parentObject: OpaquePointer?
-        if var parentID = parent?.raw {
-            try GitError.check(git_commit_lookup(&parentObject, pointer, &parentID))
-        }
-        defer { git_commit_free(parentObject) }
-        var buffer = git_buf()
-        defer { git_buf_dispose(&buffer) }
-        var parents: [OpaquePointer?] = parentObject.map { [$0] } ?? []
-        let result = parents.withUnsafeMutableBufferPointer { parentPointers in
-            git_commit_create_buffer(
-                &buffer, pointer, signature, signature, nil, message, treeObject, parentPointers.count,
-                parentPointers.baseAddress)
-        }
-        try GitError.check(result)
-        return Array(UnsafeRawBufferPointer(start: buffer.ptr, count: buffer.size))
-    }
-
-    /// Writes a commit from `buffer` with `signature` in its `gpgsig` header.
-    /// The corresponding C function is `git_commit_create_with_signature`.
-    public func createSignedCommit(buffer: [UInt8], signature: String) throws(GitError) -> ObjectID {
-        var oid = git_oid()
-        let text = String(decoding: buffer, as: UTF8.self)
-        try GitError.check(git_commit_create_with_signature(&oid, pointer, text, signature, nil))
-        return ObjectID(oid)
-    }
 
     /// A commit's parsed header fields.
     public func commit(_ id: ObjectID) throws(GitError) -> CommitInfo {
@@ -314,20 +200,6 @@ public final class Repository {
         var a = descendant.raw
         var b = ancestor.raw
         return try GitError.check(git_graph_descendant_of(pointer, &a, &b)) == 1
-    }
-}
-
-/// Who and when a commit is attributed to; `time` comes from the batch, never a hidden clock.
-public struct CommitIdentity: Sendable {
-    public let name: String
-    public let email: String
-    /// Seconds since the epoch (UTC; the offset is always +0000).
-    public let time: Int64
-
-    public init(name: String = "onym-ledger", email: String = "ledger@onym.invalid", time: Int64) {
-        self.name = name
-        self.email = email
-        self.time = time
     }
 }
 

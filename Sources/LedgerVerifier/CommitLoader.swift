@@ -64,10 +64,10 @@ struct CommitLoader {
         clock.lap("load: signatures (parallel)")
 
         let signature: CommitSignature
-        if let extracted = try repository.extractSignature(id) {
-            signature = Self.parseSignature(extracted.signature, signedData: extracted.signedData)
-        } else {
-            signature = .missing
+        switch CommitSignatureSplit.split(try repository.rawCommit(id, limit: CommitChain.maxCommitBytes)) {
+        case .signed(let text, let signedData): signature = Self.parseSignature(text, signedData: signedData)
+        case .unsigned: signature = .missing
+        case .malformed: signature = .malformed("a gpgsig header cut off before its line end")
         }
         return CommitStep(
             index: index, commit: commit, parentTree: parentTree, signature: signature, changes: changes, files: files,

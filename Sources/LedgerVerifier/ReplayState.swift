@@ -50,16 +50,10 @@ public struct ReplayState: Sendable {
         return descriptor
     }
 
-    /// Where the log stands after `step`: advanced by the entries that continue it, in sequence order.
+    /// Where the log stands after `step`: advanced by the entries that continue it (``LogPosition``).
     static func logPosition(after step: CommitStep, size: Int64, head: String) -> (size: Int64, head: String) {
-        var size = size
-        var head = head
-        for entry in step.files.compactMap(\.entry).sorted(by: { $0.sequence < $1.sequence })
-        where entry.sequence == size + 1 && entry.previousHash == head {
-            size = entry.sequence
-            head = entry.entryHash
-        }
-        return (size, head)
+        let position = LogPosition(size: size, head: head).advanced(by: step.files.compactMap(\.entry))
+        return (position.size, position.head)
     }
 
     /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.

@@ -96,15 +96,14 @@ public enum Verifier {
                     return VerificationReport(summary: summary, failures: failures)
                 }
                 start = since
-                try restore(&state, &summary, at: since, repository: repository, checkpoint: nil)
+                try state.restore(&summary, at: since, repository: repository, checkpoint: nil)
                 state.commitsSeen = chain.count(through: since) ?? state.commitsSeen
                 summary.commits = state.commitsSeen
             } else if let checkpoint = session.rememberedCheckpoint {
                 if chain.contains(checkpoint.tip) {
                     if options.resume {
                         start = checkpoint.tip
-                        try restore(
-                            &state, &summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
+                        try state.restore(&summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
                     }
                 } else if let finding = session.recordRewrite(of: checkpoint.tip, seen: tip) {
                     failures.append(finding)
@@ -188,133 +187,6 @@ public enum Verifier {
             }
             summary.recordsByKind[kind, default: 0] += 1
         }
-    }
-
-    // MARK: - Resuming
-
-    /// Rebuilds the replay state as of `commit` from its tree, its trailers and (when given) the checkpoint.
-    private static func restore(
-        _ state: inout ReplayState, _ summary: inout VerificationSummary, at commit: ObjectID, repository: Repository,
-        checkpoint: Checkpoint?
-    ) throws {
-        let info = try repository.commit(commit)
-        guard let descriptorBytes = try repository.blob(at: LedgerLayout.descriptorPath, inCommit: commit),
-            let signerBytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: commit),
-            let trailers = LedgerTrailers(message: info.message)
-        else {
-            throw InputError(kind: .unreadable, description: "\(commit.short) is not a ledger commit to resume from")
-        }
-        state.descriptor = try LedgerDescriptor(json: try CanonicalJSON.parse(descriptorBytes))
-        state.signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
-        state.previous = commit
-        state.previousTime = info.time
-        state.logSize = trailers.logSize
-        state.logHead = trailers.logHead
-        if let checkpoint {
-            state.commitsSeen = checkpoint.commits
-            state.bindings = Set(checkpoint.bindings)
-            state.identities = checkpoint.identities
-            state.profilePlatform = checkpoint.profilePlatform
-            state.lastWritten = checkpoint.lastWritten
-            state.lastWriteTime = checkpoint.lastWriteTime
-            summary.commits = checkpoint.commits
-            summary.recordsByKind = checkpoint.recordsByKind
-            summary.signaturesChecked = checkpoint.signaturesChecked
-            summary.firstCommitTime = checkpoint.firstCommitTime
-        } else {
-            // The commit counts come from the caller's chain.
-            for bytes in try records(.mandate, at: commit, repository: repository) {
-                let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
-                state.bindings.insert(mandate.deviceBinding)
-                state.identities.add(mandate)
-            }
-            state.lastWritten = try lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
-            if let profile = state.descriptor?.profile,
-                let bytes = try repository.blob(at: LedgerLayout.recordPath(.profile, profile), inCommit: commit)
-            {
-                state.profilePlatform = try? EnforcementProfile(json: try CanonicalJSON.parse(bytes)).platform
-            }
-        }
-        summary.lastCommitTime = info.time
-        state.facts = try receivedVerdicts(at: commit, repository: repository)
-        state.manifests = try records(.manifest, at: commit, repository: repository).map {
-            try AuthorityManifest(rawBytes: $0)
-        }
-        state.statusAttempts = try records(.statusAttempt, at: commit, repository: repository).map {
-            try StatusAttempt(json: try CanonicalJSON.parse($0))
-        }
-        state.revocations = try records(.revocation, at: commit, repository: repository).map {
-            try RevocationDetermination(json: try CanonicalJSON.parse($0)).effect
-        }
-    }
-
-    /// Every `.json` record of one stored kind in the tree at `commit`.
-    private static func records(_ kind: LedgerLayout.StoredKind, at commit: ObjectID, repository: Repository) throws
-        -> [[UInt8]]
-    {
-        try repository.recordEntries(kind, inCommit: commit).map { (entry: TreeEntry) throws(GitError) in
-            try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
-        }
-    }
-
-    /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the
-    /// replay's state when a run resumes from a checkpoint).
-    private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
-    {
-        // Each kind listed once from its trees (name → object), then read by id: no path lookups.
-        func listing(_ kind: LedgerLayout.StoredKind) throws -> [String: ObjectID] {
-            var ids: [String: ObjectID] = [:]
-            for entry in try repository.recordEntries(kind, inCommit: commit) { ids[entry.name] = entry.id }
-            return ids
-        }
-        let verdictIDs = try listing(.verdict)
-        var mandateIDs: [String: ObjectID]?
-        var manifestIDs: [String: ObjectID]?
-        func read(_ id: ObjectID?) throws -> [UInt8]? {
-            try id.map { (id: ObjectID) throws(GitError) in try repository.readBlob(id, limit: Limits.maxRecordBytes) }
-        }
-        var facts: [String: [VerdictFact]] = [:]
-        var mandates: [ContentAddress: Mandate] = [:]
-        var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for bytes in try records(.receipt, at: commit, repository: repository) {
-            let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
-            guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
-            let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
-            if mandates[verdict.mandateRef] == nil {
-                if mandateIDs == nil { mandateIDs = try listing(.mandate) }
-                if let mandateBytes = try read(mandateIDs![verdict.mandateRef.hex + ".json"]) {
-                    mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
-                }
-            }
-            guard let mandate = mandates[verdict.mandateRef] else { continue }
-            if manifests[mandate.manifestHash] == nil {
-                if manifestIDs == nil { manifestIDs = try listing(.manifest) }
-                if let manifestBytes = try read(manifestIDs![mandate.manifestHash.hex + ".json"]) {
-                    manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
-                }
-            }
-            let fact = VerdictFact(
-                verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
-            facts[fact.deviceBinding, default: []].append(fact)
-        }
-        return facts
-    }
-
-    /// Each binding's last successful write, read from the log (resuming without a checkpoint): the
-    /// entries are listed from the log's trees and read by id, in sequence order, up to `size`.
-    private static func lastWrittenBits(upTo size: Int64, at commit: ObjectID, repository: Repository) throws
-        -> [String: DeviceBits]
-    {
-        var bits: [String: DeviceBits] = [:]
-        for file in try repository.logEntries(inCommit: commit) {
-            let entry = try WriteLogEntry(
-                json: try CanonicalJSON.parse(try repository.readBlob(file.id, limit: Limits.maxRecordBytes)))
-            guard entry.sequence <= size else { break }
-            if entry.succeeded {
-                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
-            }
-        }
-        return bits
     }
 }
 

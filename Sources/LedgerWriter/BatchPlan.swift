@@ -19,10 +19,20 @@ public struct BatchPlan: Sendable {
     }
 
     public internal(set) var files: [(path: String, bytes: [UInt8])] = []
+    /// The input file each planned path came from (how a policy's finding names the file to fix).
+    public internal(set) var sources: [String: String] = [:]
+    /// Position in ``files`` by path.
+    var index: [String: Int] = [:]
     public internal(set) var counts = Counts()
     public internal(set) var trailers: LedgerTrailers
 
     public var isEmpty: Bool { files.isEmpty }
+
+    mutating func append(_ path: String, _ bytes: [UInt8], source: String) {
+        index[path] = files.count
+        files.append((path, bytes))
+        sources[path] = source
+    }
 
     /// The commit message: a one-line summary, then the trailers.
     public var commitMessage: String {

@@ -1,50 +1,47 @@
 import LedgerFormat
 import LedgerStore
 
-/// Validates a whole batch against the ledger as of its tip, and plans the files it adds.
+/// Lays a batch out as the files of the commit it would make: what is about planning, and nothing
+/// that is about judging (issue 13: the writer plans, the policies judge).
 ///
-/// Everything is checked before anything is written (canonical form and content address come from
-/// re-encoding; schema via the decoders; signatures; verdict validation at the batch time; chain
-/// continuity; references to records in the ledger or the same batch). Any failure throws an
-/// ``AppendError`` naming the input file, the record and the rule.
+/// It orders the records by dependency, skips what the ledger already holds, records a receipt for a
+/// verdict that arrived without one, continues the write log's chain for write requests, and
+/// recognizes a retried batch by its idempotency key. Whether the result is lawful — signatures,
+/// scopes, time order, references, the replay — is decided by the verifier's policies over the
+/// commit this plan becomes (``CandidateCommit``), before anything is published.
 struct BatchPlanner {
     let state: LedgerState
-    /// The batch time (`--at`): receipts are recorded at it and verdicts validated against it.
+    /// The batch time (`--at`): receipts are recorded at it.
     let at: Instant
 
     private var plan: BatchPlan
-    private var plannedPaths: Set<String> = []
     private var batchMandates: [ContentAddress: Mandate] = [:]
     private var batchManifests: [ContentAddress: AuthorityManifest] = [:]
-    /// The manifests the ledger holds at the tip (read once, when the batch brings a manifest).
-    private var knownManifests: [AuthorityManifest]?
-    private var batchVerdicts: [ContentAddress: Verdict] = [:]
+    private var batchVerdicts: Set<ContentAddress> = []
     private var batchEntries: [Int64: WriteLogEntry] = [:]
     private var explicitReceipts: Set<ContentAddress> = []
-    /// Signature checks done up front on both cores: mandates (user, interface) and submitted verdicts
-    /// (under their consented manifest's operator), by ref.
-    private var mandateSignatures: [ContentAddress: (user: SignatureStatus, interface: SignatureStatus)] = [:]
-    private var verdictSignatures: [ContentAddress: (manifest: ContentAddress, status: SignatureStatus)] = [:]
+    /// Where the write log stands after the entries planned so far.
+    private var position: LogPosition
 
     init(state: LedgerState, at: Instant) {
         self.state = state
         self.at = at
-        self.plan = BatchPlan(
-            trailers: LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead))
+        self.position = LogPosition(size: state.trailers.logSize, head: state.trailers.logHead)
+        self.plan = BatchPlan(trailers: LedgerTrailers(logSize: position.size, logHead: position.head))
     }
 
-    /// Plans `items` in order of dependency: profiles, manifests, mandates, verdicts, receipts, then
-    /// the write log in input order.
+    /// Plans `items` in order of dependency: profiles, manifests, mandates, verdicts, receipts, revocation
+    /// records, then the write log in input order.
     static func plan(_ items: [BatchItem], state: LedgerState, at: Instant, idempotencyKey: String? = nil)
         throws(AppendError) -> BatchPlan
     {
         var planner = BatchPlanner(state: state, at: at)
-        if let reason = TimeWindow.commitViolation(planner.window) {
-            throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
-        }
-        planner.checkSignaturesInParallel(items)
         for item in items {
-            if case .profile(let profile) = item.content { try planner.addProfile(profile, source: item.source) }
+            if case .profile(let profile) = item.content {
+                if try planner.add(LedgerLayout.recordPath(.profile, profile.ref), profile.json, item.source) {
+                    planner.plan.counts.profiles += 1
+                }
+            }
         }
         for item in items {
             switch item.content {
@@ -64,33 +61,46 @@ struct BatchPlanner {
             }
         }
         for item in items {
-            if case .mandate(let mandate) = item.content { try planner.addMandate(mandate, source: item.source) }
+            if case .mandate(let mandate) = item.content {
+                planner.batchMandates[mandate.ref] = mandate
+                if try planner.add(LedgerLayout.recordPath(.mandate, mandate.ref), mandate.json, item.source) {
+                    planner.plan.counts.mandates += 1
+                }
+            }
         }
         for item in items {
             if case .receipt(let receipt) = item.content { planner.explicitReceipts.insert(receipt.verdictRef) }
         }
         for item in items {
             switch item.content {
-            case .verdict(let verdict): try planner.addVerdict(verdict, submitted: nil, source: item.source)
-            case .submission(let submission):
-                try planner.addVerdict(submission.verdict, submitted: submission, source: item.source)
+            case .verdict(let verdict): try planner.addVerdict(verdict, source: item.source)
+            case .submission(let submission): try planner.addVerdict(submission.verdict, source: item.source)
             default: break
             }
         }
         for item in items {
-            if case .receipt(let receipt) = item.content { try planner.addReceipt(receipt, source: item.source) }
+            if case .receipt(let receipt) = item.content {
+                let path = LedgerLayout.recordPath(.receipt, receipt.verdictRef)
+                if try planner.add(path, receipt.json, item.source, record: receipt.verdictRef.hex) {
+                    planner.plan.counts.receipts += 1
+                }
+            }
         }
         for item in items {
+            let planned: Bool
             switch item.content {
-            case .statusAttempt(let attempt): try planner.addStatusAttempt(attempt, source: item.source)
-            case .compromiseReport(let report): try planner.addCompromiseReport(report, source: item.source)
-            default: break
+            case .statusAttempt(let attempt):
+                planned = try planner.add(
+                    LedgerLayout.recordPath(.statusAttempt, attempt.ref), attempt.json, item.source)
+            case .compromiseReport(let report):
+                planned = try planner.add(
+                    LedgerLayout.recordPath(.compromiseReport, report.ref), report.json, item.source)
+            case .revocation(let revocation):
+                planned = try planner.add(
+                    LedgerLayout.recordPath(.revocation, revocation.ref), revocation.json, item.source)
+            default: continue
             }
-        }
-        for item in items {
-            if case .revocation(let revocation) = item.content {
-                try planner.addRevocation(revocation, source: item.source)
-            }
+            if planned { planner.plan.counts.revocationRecords += 1 }
         }
         let requests = items.flatMap { item -> [WriteRequest] in
             if case .writeRequests(let requests) = item.content { return requests }
@@ -122,6 +132,8 @@ struct BatchPlanner {
             default: break
             }
         }
+        planner.plan.trailers.logSize = planner.position.size
+        planner.plan.trailers.logHead = planner.position.head
         if !retried {
             planner.plan.trailers.writesDigest = digest
             planner.plan.trailers.idempotencyKey = idempotencyKey
@@ -129,339 +141,92 @@ struct BatchPlanner {
         return planner.plan
     }
 
-    private mutating func checkSignaturesInParallel(_ items: [BatchItem]) {
-        let descriptor = state.descriptor
-        let mandates = items.compactMap { item -> Mandate? in
-            if case .mandate(let mandate) = item.content { return mandate }
-            return nil
-        }
-        for (mandate, statuses) in zip(
-            mandates,
-            parallelMap(
-                mandates,
-                { mandate in
-                    (
-                        mandate.userSignatureStatus,
-                        mandate.interfaceSignatureStatus(
-                            candidates: descriptor.countersigningKeys(for: mandate.authority))
-                    )
-                }))
-        {
-            mandateSignatures[mandate.ref] = (statuses.0, statuses.1)
-        }
-        let submitted = items.compactMap { item -> (Verdict, AuthorityManifest)? in
-            guard case .submission(let submission) = item.content, let manifest = try? submission.manifest() else {
-                return nil
-            }
-            return (submission.verdict, manifest)
-        }
-        for (pair, status) in zip(
-            submitted, parallelMap(submitted, { $0.0.signatureStatus(operatorKey: $0.1.operatorKey) }))
-        {
-            verdictSignatures[pair.0.ref] = (pair.1.hash, status)
-        }
-    }
-
-    /// The window the batch's commit will have: after the tip, up to the batch time.
-    private var window: TimeWindow.Window { TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds) }
-
-    /// The verifier's time rule (``TimeWindow``), applied to a record before it is planned.
-    private func requireInWindow(_ record: some TimedRecord, source: String, record name: String) throws(AppendError) {
-        if let reason = TimeWindow.violations(record.timedFields, in: window).first {
-            throw AppendError(source: source, record: name, rule: TimeWindow.ruleName, reason: reason)
-        }
-    }
-
     // MARK: - Files
 
-    /// Adds a file unless the ledger or the batch already holds it; true when added.
-    private mutating func addFile(_ path: String, _ bytes: [UInt8]) throws(AppendError) -> Bool {
-        if plannedPaths.contains(path) { return false }
-        if try state.contains(path) {
+    /// Plans a file unless the ledger or the batch already holds it with the same bytes; true when planned.
+    ///
+    /// Different bytes at a path the ledger holds are planned too: the commit then changes a published
+    /// file, which the append-only policy refuses. Different bytes at a path this batch already plans
+    /// cannot be laid out as one commit at all.
+    private mutating func add(
+        _ path: String, _ bytes: [UInt8], _ source: String, record: String? = nil, mayExist: Bool = true
+    ) throws(AppendError) -> Bool {
+        if let planned = plan.index[path] {
+            guard plan.files[planned].bytes == bytes else {
+                throw AppendError(
+                    source: source, record: record ?? path, rule: "append.conflictingInputs",
+                    reason: "\(plan.sources[path] ?? "this batch") already brings different content for \(path)")
+            }
+            return false
+        }
+        if mayExist, let existing = try state.file(path), existing == bytes {
             plan.counts.alreadyPresent += 1
             return false
         }
-        plannedPaths.insert(path)
-        plan.files.append((path, bytes))
+        plan.append(path, bytes, source: source)
         return true
+    }
+
+    private mutating func add(
+        _ path: String, _ json: JSONObject, _ source: String, record: String? = nil, mayExist: Bool = true
+    ) throws(AppendError) -> Bool {
+        try add(path, CanonicalJSON.encode(json), source, record: record, mayExist: mayExist)
     }
 
     // MARK: - Records
 
-    private mutating func addProfile(_ profile: EnforcementProfile, source: String) throws(AppendError) {
-        if try addFile(LedgerLayout.recordPath(.profile, profile.ref), CanonicalJSON.encode(profile.json)) {
-            plan.counts.profiles += 1
-        }
-    }
-
     private mutating func addManifest(_ manifest: AuthorityManifest, signature: [UInt8]?, source: String)
         throws(AppendError)
     {
-        if knownManifests == nil {
-            knownManifests = try state.allRecords(.manifest).compactMap { try? AuthorityManifest(rawBytes: $0) }
-        }
-        if let reason = AuthorityIdentity.conflict(manifest, known: knownManifests! + batchManifests.values) {
-            throw AppendError(
-                source: source, record: manifest.hash.hex, rule: AuthorityIdentity.ruleName, reason: reason)
-        }
         batchManifests[manifest.hash] = manifest
-        if try addFile(LedgerLayout.recordPath(.manifest, manifest.hash), manifest.rawBytes) {
+        if try add(LedgerLayout.recordPath(.manifest, manifest.hash), manifest.rawBytes, source) {
             plan.counts.manifests += 1
         }
         if let signature {
-            guard manifest.detachedSignatureStatus(signature) == .valid else {
-                throw AppendError(
-                    source: source, record: manifest.hash.hex, rule: "manifest.detachedSignature",
-                    reason:
-                        "the detached signature does not verify under the manifest's operator \(manifest.operatorKey)")
-            }
-            _ = try addFile(LedgerLayout.manifestSignaturePath(manifest.hash), signature)
+            _ = try add(LedgerLayout.manifestSignaturePath(manifest.hash), signature, source)
         }
     }
 
-    private mutating func addMandate(_ mandate: Mandate, source: String) throws(AppendError) {
-        let record = mandate.ref.hex
-        guard mandate.interface == state.descriptor.interface else {
-            throw AppendError(
-                source: source, record: record, rule: "mandate.interface",
-                reason: "the mandate is for \(mandate.interface), this ledger is \(state.descriptor.interface)'s")
-        }
-        let checked = mandateSignatures[mandate.ref]
-        let userStatus = checked?.user ?? mandate.userSignatureStatus
-        guard userStatus == .valid else {
-            throw AppendError(
-                source: source, record: record, rule: "mandate.userSignature",
-                reason: "signatures[0] is \(userStatus.rawValue) under the user key \(mandate.userKey)"
-            )
-        }
-        let candidates = state.descriptor.countersigningKeys(for: mandate.authority)
-        let countersignature = checked?.interface ?? mandate.interfaceSignatureStatus(candidates: candidates)
-        guard countersignature == .valid else {
-            let reason: String
-            switch countersignature {
-            case .missing: reason = "the interface countersignature (signatures[1]) is missing"
-            case .keyUnknown: reason = "ledger.json lists no interface countersigning key for \(mandate.authority)"
-            default:
-                reason = "signatures[1] verifies under no interface key the descriptor lists for \(mandate.authority)"
-            }
-            throw AppendError(source: source, record: record, rule: "mandate.interfaceSignature", reason: reason)
-        }
-        try requireInWindow(mandate, source: source, record: record)
-        batchMandates[mandate.ref] = mandate
-        if try addFile(LedgerLayout.recordPath(.mandate, mandate.ref), CanonicalJSON.encode(mandate.json)) {
-            plan.counts.mandates += 1
-        }
-    }
-
-    private mutating func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? {
-        if let mandate = batchMandates[ref] { return mandate }
-        return try state.mandate(ref)
-    }
-
-    private mutating func manifest(_ hash: ContentAddress) throws(AppendError) -> AuthorityManifest? {
-        if let manifest = batchManifests[hash] { return manifest }
-        return try state.manifest(hash)
-    }
-
-    private mutating func addVerdict(_ verdict: Verdict, submitted: VerdictSubmission?, source: String)
-        throws(AppendError)
-    {
-        let record = verdict.ref.hex
-        let path = LedgerLayout.recordPath(.verdict, verdict.ref)
-        if batchVerdicts[verdict.ref] != nil { return }
-        if try state.contains(path) {
-            // A duplicate delivery: a no-op by verdictRef, like the reference's put_verdict.
-            plan.counts.alreadyPresent += 1
-            return
-        }
-        guard let mandate = try mandate(verdict.mandateRef) else {
-            throw AppendError(
-                source: source, record: record, rule: "verdict.noMandate",
-                reason: "mandate \(verdict.mandateRef) is neither in the ledger nor in this batch")
-        }
-        guard let manifest = try manifest(mandate.manifestHash) else {
-            throw AppendError(
-                source: source, record: record, rule: "verdict.noManifest",
-                reason: "the mandate's manifest \(mandate.manifestHash) is not in the ledger; deliver the verdict as a "
-                    + "submission with its consentedManifest, or append the manifest")
-        }
-        let outcome: VerdictValidator.Outcome
-        let presigned = verdictSignatures[verdict.ref].flatMap { $0.manifest == manifest.hash ? $0.status : nil }
-        switch VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: at, signature: presigned) {
-        case .success(let result): outcome = result
-        case .failure(let rejection):
-            throw AppendError(
-                source: source, record: record, rule: "verdict.\(rejection.rule.rawValue)",
-                reason: rejection.reason)
-        }
-        batchVerdicts[verdict.ref] = verdict
-        if try addFile(path, CanonicalJSON.encode(verdict.json)) { plan.counts.verdicts += 1 }
-        if !explicitReceipts.contains(verdict.ref) {
-            // Arrived without a receipt: recorded as received at the batch time.
-            let receipt = VerdictReceipt(verdictRef: verdict.ref, status: outcome.receiptStatus, receivedAt: at)
-            if try addFile(LedgerLayout.recordPath(.receipt, verdict.ref), CanonicalJSON.encode(receipt.json)) {
-                plan.counts.receipts += 1
-            }
-        }
-    }
-
-    private mutating func addReceipt(_ receipt: VerdictReceipt, source: String) throws(AppendError) {
-        let record = receipt.verdictRef.hex
-        let path = LedgerLayout.recordPath(.receipt, receipt.verdictRef)
-        let bytes = CanonicalJSON.encode(receipt.json)
-        if let existing = try state.file(path) {
-            guard existing == bytes else {
-                throw AppendError(
-                    source: source, record: record, rule: "receipt.conflict",
-                    reason: "the ledger already holds a different receipt for this verdict")
-            }
-            plan.counts.alreadyPresent += 1
-            return
-        }
-        try requireInWindow(receipt, source: source, record: record)
-        var verdict = batchVerdicts[receipt.verdictRef]
-        if verdict == nil, let bytes = try state.file(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) {
-            do {
-                verdict = try Verdict(json: try CanonicalJSON.parse(bytes))
-            } catch {
-                throw AppendError(source: state.repository.path, record: record, error)
-            }
-        }
-        guard let verdict else {
-            throw AppendError(
-                source: source, record: record, rule: "receipt.noVerdict",
-                reason: "verdict \(record) is neither in the ledger nor in this batch")
-        }
-        guard let mandate = try mandate(verdict.mandateRef), let manifest = try manifest(mandate.manifestHash) else {
-            throw AppendError(
-                source: source, record: record, rule: "receipt.noVerdict",
-                reason: "the verdict's mandate or manifest is missing")
-        }
-        switch VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: receipt.receivedAt) {
-        case .success(let outcome):
-            guard outcome.receiptStatus == receipt.status else {
-                throw AppendError(
-                    source: source, record: record, rule: "receipt.status",
-                    reason: "status is \(receipt.status.rawValue) but the verdict is \(outcome.receiptStatus.rawValue) "
-                        + "at \(receipt.receivedAt)")
-            }
-        case .failure(let rejection):
-            throw AppendError(
-                source: source, record: record, rule: "receipt.verdictInvalid",
-                reason: "at receivedAt the verdict fails \(rejection)")
-        }
-        if try addFile(path, bytes) { plan.counts.receipts += 1 }
-    }
-
-    // MARK: - Designation revocation
-
-    private var batchAttempts: [ContentAddress: StatusAttempt] = [:]
-    private var batchReports: [ContentAddress: CompromiseReport] = [:]
-
-    private mutating func addStatusAttempt(_ attempt: StatusAttempt, source: String) throws(AppendError) {
-        let record = attempt.ref.hex
-        guard attempt.interface == state.descriptor.interface else {
-            throw AppendError(
-                source: source, record: record, rule: "statusAttempt.interface",
-                reason: "the attempt is \(attempt.interface)'s, this ledger is \(state.descriptor.interface)'s")
-        }
-        guard attempt.signatureStatus(keys: state.descriptor.countersigningKeys(for: attempt.authority)) == .valid
-        else {
-            throw AppendError(
-                source: source, record: record, rule: "statusAttempt.signature",
-                reason: "the signature verifies under no interface key the descriptor lists for \(attempt.authority)")
-        }
-        try requireInWindow(attempt, source: source, record: record)
-        batchAttempts[attempt.ref] = attempt
-        if try addFile(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json)) {
-            plan.counts.revocationRecords += 1
-        }
-    }
-
-    private mutating func addCompromiseReport(_ report: CompromiseReport, source: String) throws(AppendError) {
-        let record = report.ref.hex
-        guard let manifest = try manifest(report.manifestHash), manifest.componentId == report.authority else {
-            throw AppendError(
-                source: source, record: record, rule: "compromiseReport.manifest",
-                reason: "the ledger holds no manifest \(report.manifestHash) of \(report.authority)")
-        }
-        guard report.signatureStatus(keys: [manifest.operatorKey]) == .valid else {
-            throw AppendError(
-                source: source, record: record, rule: "compromiseReport.signature",
-                reason: "the report is not signed by the manifest's operator key")
-        }
-        try requireInWindow(report, source: source, record: record)
-        batchReports[report.ref] = report
-        if try addFile(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json)) {
-            plan.counts.revocationRecords += 1
-        }
-    }
-
-    private mutating func addRevocation(_ revocation: RevocationDetermination, source: String) throws(AppendError) {
-        let record = revocation.ref.hex
-        guard revocation.interface == state.descriptor.interface,
-            revocation.signatureStatus(keys: state.descriptor.countersigningKeys(for: revocation.authority)) == .valid
-        else {
-            throw AppendError(
-                source: source, record: record, rule: "revocation.signature",
-                reason: "not signed by this ledger's interface key for \(revocation.authority)")
-        }
-        try requireInWindow(revocation, source: source, record: record)
-        func decodeAll<T>(_ kind: LedgerLayout.StoredKind, _ decode: (JSONObject) throws -> T) throws(AppendError)
-            -> [T]
-        {
-            try state.allRecords(kind).compactMap { bytes in try? decode(try CanonicalJSON.parse(bytes)) }
-        }
-        let attempts = try decodeAll(.statusAttempt) { try StatusAttempt(json: $0) } + Array(batchAttempts.values)
-        let reports = try decodeAll(.compromiseReport) { try CompromiseReport(json: $0) } + Array(batchReports.values)
-        let manifests =
-            try state.allRecords(.manifest).compactMap { try? AuthorityManifest(rawBytes: $0) }
-            + Array(batchManifests.values)
-        if let reason = DesignationRevocation.unjustified(
-            revocation, reports: Dictionary(reports.map { ($0.ref, $0) }, uniquingKeysWith: { a, _ in a }),
-            attempts: Dictionary(attempts.map { ($0.ref, $0) }, uniquingKeysWith: { a, _ in a }), allAttempts: attempts,
-            manifests: manifests)
-        {
-            throw AppendError(source: source, record: record, rule: "revocation.unjustified", reason: reason)
-        }
-        if try addFile(LedgerLayout.recordPath(.revocation, revocation.ref), CanonicalJSON.encode(revocation.json)) {
-            plan.counts.revocationRecords += 1
+    /// Plans a verdict (a re-delivery is a no-op by verdictRef, like the reference's put_verdict) and,
+    /// when it arrived without one, its receipt at the batch time with the status validation derives
+    /// then (`stored` until `executeAfter`, else `queued`).
+    private mutating func addVerdict(_ verdict: Verdict, source: String) throws(AppendError) {
+        guard batchVerdicts.insert(verdict.ref).inserted else { return }
+        guard try add(LedgerLayout.recordPath(.verdict, verdict.ref), verdict.json, source) else { return }
+        plan.counts.verdicts += 1
+        guard !explicitReceipts.contains(verdict.ref) else { return }
+        // Without its mandate and manifest no status can be derived: the verdict goes unreceipted and the
+        // authority policy refuses it for the missing reference.
+        var mandate = batchMandates[verdict.mandateRef]
+        if mandate == nil { mandate = try state.mandate(verdict.mandateRef) }
+        guard let mandate else { return }
+        var manifest = batchManifests[mandate.manifestHash]
+        if manifest == nil { manifest = try state.manifest(mandate.manifestHash) }
+        guard let manifest else { return }
+        // The signature is the authority policy's to judge; an invalid verdict gets a placeholder status
+        // and the validation policy refuses it — a vendor never stores a verdict that fails validation.
+        let status =
+            (try? VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: at, signature: .valid)
+            .get())?.receiptStatus ?? .queued
+        let receipt = VerdictReceipt(verdictRef: verdict.ref, status: status, receivedAt: at)
+        if try add(LedgerLayout.recordPath(.receipt, verdict.ref), receipt.json, source) {
+            plan.counts.receipts += 1
         }
     }
 
     // MARK: - Write log
 
-    private mutating func existingEntry(_ sequence: Int64) throws(AppendError) -> WriteLogEntry? {
-        if let entry = batchEntries[sequence] { return entry }
-        return try state.logEntry(sequence)
-    }
-
+    /// An entry that already carries its sequence and hashes (a reference audit export, which always
+    /// restarts at sequence 1): rows the ledger holds identically are skipped; everything else is planned
+    /// at its sequence's path for the chain policies to judge.
     private mutating func addChainedEntry(_ entry: WriteLogEntry, source: String) throws(AppendError) {
-        let record = "sequence \(entry.sequence)"
-        guard entry.recomputedHash == entry.entryHash else {
-            throw AppendError(
-                source: source, record: record, rule: "chain.entryHash",
-                reason: "entryHash \(entry.entryHash) but the fields hash to \(entry.recomputedHash)")
-        }
-        if entry.sequence <= plan.trailers.logSize {
-            // Already logged (audit exports always restart at sequence 1): must be identical.
-            guard let existing = try existingEntry(entry.sequence), existing == entry else {
-                throw AppendError(
-                    source: source, record: record, rule: "chain.conflict",
-                    reason: "the ledger's entry \(entry.sequence) differs from this one")
+        if entry.sequence <= position.size {
+            var existing = batchEntries[entry.sequence]
+            if existing == nil { existing = try state.logEntry(entry.sequence) }
+            if existing == entry {
+                plan.counts.alreadyPresent += 1
+                return
             }
-            plan.counts.alreadyPresent += 1
-            return
-        }
-        guard entry.sequence == plan.trailers.logSize + 1 else {
-            throw AppendError(
-                source: source, record: record, rule: "chain.sequence",
-                reason: "the log holds \(plan.trailers.logSize) entries; the next is \(plan.trailers.logSize + 1)")
-        }
-        guard entry.previousHash == plan.trailers.logHead else {
-            throw AppendError(
-                source: source, record: record, rule: "chain.previousHash",
-                reason: "previousHash \(entry.previousHash) does not continue the log head \(plan.trailers.logHead)")
         }
         try appendEntry(entry, source: source)
     }
@@ -469,7 +234,7 @@ struct BatchPlanner {
     private mutating func addWriteRequest(_ request: WriteRequest, source: String, index: Int) throws(AppendError) {
         let entry: WriteLogEntry
         do {
-            entry = try request.entry(sequence: plan.trailers.logSize + 1, previousHash: plan.trailers.logHead)
+            entry = try request.entry(sequence: position.size + 1, previousHash: position.head)
         } catch {
             throw AppendError(source: source, record: "write \(index + 1)", error)
         }
@@ -477,22 +242,14 @@ struct BatchPlanner {
     }
 
     private mutating func appendEntry(_ entry: WriteLogEntry, source: String) throws(AppendError) {
-        let record = "sequence \(entry.sequence)"
-        try requireInWindow(entry, source: source, record: record)
-        var bound = batchMandates.values.contains { $0.deviceBinding == entry.deviceBinding }
-        if !bound { bound = try state.hasMandate(forBinding: entry.deviceBinding) }
-        guard bound else {
-            throw AppendError(
-                source: source, record: record, rule: "entry.deviceBinding",
-                reason: "no mandate in the ledger or this batch names device binding \(entry.deviceBinding)")
+        // Past the tip's log size no entry file exists yet: no lookup needed.
+        let mayExist = entry.sequence <= state.trailers.logSize
+        let path = LedgerLayout.logEntryPath(entry.sequence)
+        guard try add(path, entry.json, source, record: "sequence \(entry.sequence)", mayExist: mayExist) else {
+            return
         }
         batchEntries[entry.sequence] = entry
-        // Entries past the ledger's log size cannot exist yet: no lookup needed.
-        let path = LedgerLayout.logEntryPath(entry.sequence)
-        plannedPaths.insert(path)
-        plan.files.append((path, CanonicalJSON.encode(entry.json)))
         plan.counts.entries += 1
-        plan.trailers.logSize = entry.sequence
-        plan.trailers.logHead = entry.entryHash
+        position = position.advanced(by: [entry])
     }
 }

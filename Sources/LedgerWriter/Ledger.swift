@@ -1,4 +1,5 @@
 public import LedgerFormat
+public import LedgerVerifier
 public import LedgerStore
 
 #if canImport(Glibc)
@@ -20,6 +21,9 @@ public enum Ledger {
         public let trailers: LedgerTrailers
         /// 1 unless another writer won a race.
         public let attempts: Int
+        /// Conduct findings the policies made about this batch's writes: logged all the same (the backend
+        /// made those calls), reported as `verify` will report them.
+        public var conductFindings: [PolicyFailure] = []
     }
 
     // MARK: - init
@@ -59,8 +63,10 @@ public enum Ledger {
             files.append(
                 (LedgerLayout.allowedSignersPath, Array(AllowedSigners(keys: [signingKey.publicKey]).text.utf8)))
             let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
-            return try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                files: files, parent: nil, message: message, time: at)
+            return try judgedCommit(
+                repository, signingKey, files: files, parent: nil, message: message, time: at, sources: [:],
+                otherwise: path
+            ).commit
         } catch let error as AppendError {
             throw error
         } catch {
@@ -80,18 +86,20 @@ public enum Ledger {
             let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
             let timer = PhaseClock()
             let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
-            timer.lap("validate")
+            timer.lap("plan")
             timer.report()
-            CrashPoint.reach(.afterValidation)
             guard !plan.isEmpty else {
                 return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             }
             try repository.attachInMemoryObjects()
-            let commit = try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                files: plan.files, parent: tip, message: plan.commitMessage, time: at)
+            let (commit, conduct) = try judgedCommit(
+                repository, signingKey, files: plan.files, parent: tip, message: plan.commitMessage, time: at,
+                sources: plan.sources, otherwise: "batch")
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
-            return AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+            var result = AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
+            result.conductFindings = conduct
+            return result
         }
     }
 
@@ -134,9 +142,10 @@ public enum Ledger {
             // Restate only the log position: a writes digest belongs to the batch that chained those writes.
             let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
             let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
-            return try SignedCommitWriter(repository: repository, key: signingKey).commit(
-                files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, message: message,
-                time: at)
+            return try judgedCommit(
+                repository, signingKey, files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))],
+                parent: tip, message: message, time: at, sources: [:], otherwise: "keys rotate"
+            ).commit
         }
     }
 
@@ -162,6 +171,29 @@ public enum Ledger {
     }
 
     // MARK: - Helpers
+
+    /// Builds the commit in memory, has the verifier's policies judge it against its parent
+    /// (``CandidateCommit``), and publishes it only when nothing refuses it: one rulebook for `append`
+    /// and `verify`. Returns the commit and the conduct findings about its writes.
+    private static func judgedCommit(
+        _ repository: Repository, _ signer: any CommitSigner, files: [(path: String, bytes: [UInt8])],
+        parent: ObjectID?, message: String, time: Instant, sources: [String: String], otherwise fallback: String
+    ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
+        let writer = SignedCommitWriter(repository: repository, key: signer)
+        let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
+        let clock = PhaseClock()
+        let judgement = try CandidateCommit.judge(
+            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time)
+        clock.lap("judge")
+        clock.report()
+        let refusals = judgement.refusals
+        guard refusals.isEmpty else {
+            throw AppendError(refusing: refusals, sources: sources, otherwise: fallback)
+        }
+        CrashPoint.reach(.afterValidation)
+        try writer.publish(prepared)
+        return (prepared.id, judgement.acceptedConduct)
+    }
 
     /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit.
     private static func openForWriting(_ path: String, signingKey: any CommitSigner) throws

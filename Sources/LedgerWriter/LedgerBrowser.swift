@@ -112,8 +112,8 @@ public enum LedgerBrowser {
     private static func batch(_ id: ObjectID, in repository: Repository) throws(GitError) -> Batch {
         let commit = try repository.commit(id)
         let signer: String?
-        if let extracted = try repository.extractSignature(id),
-            let signature = try? SSHSignature.parse(armored: extracted.signature)
+        if case .signed(let text, _) = CommitSignatureSplit.split(try repository.rawCommit(id)),
+            let signature = try? SSHSignature.parse(armored: text)
         {
             signer = OpenSSHKey.fingerprint(signature.publicKey)
         } else {

@@ -17,7 +17,6 @@ public final class LedgerState {
 
     private var mandateCache: [ContentAddress: Mandate] = [:]
     private var manifestCache: [ContentAddress: AuthorityManifest] = [:]
-    private var bindingsIndexed = false
 
     public init(repository: Repository, tip: ObjectID) throws(AppendError) {
         self.repository = repository
@@ -137,33 +136,5 @@ public final class LedgerState {
             throw AppendError(source: repository.path, record: current?.hex, rule: "git", reason: error.description)
         }
         return nil
-    }
-
-    /// Every record of one stored kind at the tip (for the small kinds: status attempts, compromise
-    /// reports, manifests).
-    public func allRecords(_ kind: LedgerLayout.StoredKind) throws(AppendError) -> [[UInt8]] {
-        do {
-            return try repository.recordEntries(kind, inCommit: tip).map { (entry: TreeEntry) throws(GitError) in
-                try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
-            }
-        } catch {
-            throw AppendError(source: repository.path, record: kind.rawValue, rule: "git", reason: error.description)
-        }
-    }
-
-    /// Whether some mandate in the ledger names `binding` (through the local ``BindingCache``).
-    public func hasMandate(forBinding binding: String) throws(AppendError) -> Bool {
-        let cache = BindingCache(repository)
-        if !bindingsIndexed {
-            do {
-                try cache.update(to: tip, repository: repository)
-            } catch let error as LedgerFormatError {
-                throw AppendError(source: repository.path, record: "mandates/", error)
-            } catch {
-                throw AppendError(source: repository.path, record: "mandates/", rule: "git", reason: "\(error)")
-            }
-            bindingsIndexed = true
-        }
-        return cache.contains(binding)
     }
 }

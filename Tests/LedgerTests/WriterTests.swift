@@ -147,30 +147,44 @@ struct WriterTests {
             authorizedBy: "x", caseOpen: false, banned: false, outcome: "ok", previousHash: "genesis")
 
         let cases: [(String, [String], String)] = [
-            ("forged mandate", [good, scenario.file(forgedMandate)], "mandate.userSignature"),
-            ("other interface's countersignature", [scenario.file(foreign)], "mandate.interfaceSignature"),
-            ("missing countersignature", [scenario.file(noCountersign)], "mandate.interfaceSignature"),
+            (
+                "forged mandate", [good, scenario.file(forgedMandate)],
+                "MandateSignaturePolicy: the user signature is invalid"
+            ),
+            (
+                "other interface's countersignature", [scenario.file(foreign)],
+                "MandateSignaturePolicy: the interface countersignature verifies under no key"
+            ),
+            (
+                "missing countersignature", [scenario.file(noCountersign)],
+                "MandateSignaturePolicy: the interface countersignature is missing"
+            ),
             (
                 "verdict from the future",
-                [scenario.file(FixtureRecords.submission(early, authority: scenario.authority))], "verdict.notYetValid"
+                [scenario.file(FixtureRecords.submission(early, authority: scenario.authority))],
+                "VerdictValidationPolicy: invalid when received at 2026-08-12T00:00:00Z: notYetValid"
             ),
             (
                 "class outside mandate",
                 [scenario.file(FixtureRecords.submission(wrongClass, authority: scenario.authority))],
-                "verdict.classOutsideMandate"
+                "VerdictValidationPolicy: invalid when received at 2026-08-12T00:00:00Z: classOutsideMandate"
             ),
             (
                 "verdict without its mandate",
-                [scenario.file(FixtureRecords.submission(orphan, authority: scenario.authority))], "verdict.noMandate"
+                [scenario.file(FixtureRecords.submission(orphan, authority: scenario.authority))],
+                "VerdictAuthorityPolicy: names mandate"
             ),
-            ("bare verdict without a manifest", [scenario.file(wrongClass)], "verdict.noManifest"),
-            ("chain break", [scenario.file(brokenChain.json)], "chain.previousHash"),
-            ("forged entry hash", [scenario.file(forgedHash)], "chain.entryHash"),
-            ("sequence gap", [scenario.file(gap.json)], "chain.sequence"),
+            (
+                "bare verdict without a manifest", [scenario.file(wrongClass)],
+                "VerdictAuthorityPolicy: the mandate's consented manifest"
+            ),
+            ("chain break", [scenario.file(brokenChain.json)], "ChainLinkPolicy: previousHash aaaa"),
+            ("forged entry hash", [scenario.file(forgedHash)], "ChainLinkPolicy: entryHash"),
+            ("sequence gap", [scenario.file(gap.json)], "ChainLinkPolicy: expected sequence 1 next"),
             (
                 "unknown binding",
                 [scenario.writeRequests([("2026-08-10T00:00:00Z", "enrollment:ghost", "x", false, false, "ok")])],
-                "entry.deviceBinding"
+                "MandateScopePolicy: a write to device binding enrollment:ghost"
             ),
             (
                 "write after the batch time",
@@ -182,7 +196,7 @@ struct WriterTests {
                 [scenario.writeRequests([("2026-08-01T00:00:00Z", "enrollment:device-1", "x", false, false, "ok")])],
                 "TimeOrderPolicy"
             ),
-            ("not JSON", [scenario.file(Array("{\"a\":".utf8))], "format.invalidJSON"),
+            ("not JSON", [scenario.file(Array("{\"a\":".utf8))], "RecordSchemaPolicy: invalidJSON"),
             ("gate answer", [scenario.file(GateResult.clear.json)], "batch.kind"),
         ]
         for (name, files, rule) in cases {

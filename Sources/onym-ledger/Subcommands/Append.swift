@@ -22,8 +22,10 @@ extension OnymLedger {
                 An append whose key one of the last 256 batches carries is a retry of that batch: it logs nothing
                 again (the same key with other write requests is refused). Without a key nothing is deduplicated:
                 two calls with equal requests are two entries, as they were two calls.
-                The whole batch is validated before anything is written; one bad record refuses it all (exit 65)
-                and the ledger is unchanged. Records already present are no-ops. A verdict that arrives without
+                The batch is laid out as the commit it would make and judged by verify's own policies before
+                anything is written; one finding refuses it all (exit 65, naming the policy and the input file)
+                and the ledger is unchanged. A write the rules do not authorize is still logged (the backend made
+                the call) and its conduct finding printed. Records already present are no-ops. A verdict that arrives without
                 a receipt gets one at the batch time (--at) with the status verdict validation derives then.
                 """,
             options: [
@@ -99,7 +101,7 @@ extension OnymLedger {
                 throw CLIError(error)
             }
             let counts = result.counts
-            let conduct = result.commit.flatMap { counts.entries > 0 ? conductFindings(of: $0) : nil } ?? []
+            let conduct = result.conductFindings
             if json {
                 var object = JSONObject([
                     (
@@ -133,17 +135,6 @@ extension OnymLedger {
                 Output.err("conduct finding (the write is logged, as every call must be): \(finding)")
             }
             return .success
-        }
-
-        /// The conduct findings the new commit's writes create (a write the backend really made is
-        /// logged even when the rules do not authorize it): the verifier's own policies over the new
-        /// commit, from its parent, under the key that signed it.
-        private func conductFindings(of commit: ObjectID) -> [PolicyFailure]? {
-            guard let parent = try? Repository.open(ledger).commit(commit).parents.first else { return nil }
-            var options = Verifier.Options(trustRoot: TrustRoot(keys: [key.publicKey]), now: at.adding(seconds: 300))
-            options.since = parent
-            guard let report = try? Verifier.verify(path: ledger, options: options) else { return nil }
-            return report.conductFindings
         }
     }
 }

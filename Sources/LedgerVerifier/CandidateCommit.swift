@@ -1,0 +1,45 @@
+public import LedgerFormat
+public import LedgerStore
+
+/// The verifier's judgement of a commit that exists but is not published yet: the writer builds its
+/// batch as the commit it would make (objects in memory, the branch unmoved) and asks this before it
+/// writes anything (issue 13: the writer plans, the policies judge).
+///
+/// It is the same ``CommitLoader`` and the same policy list `verify` runs, against the replay state at
+/// the candidate's parent, replay included — so a batch `append` publishes is one `verify` accepts, and
+/// a rule lives in one policy, never again in the writer.
+public enum CandidateCommit {
+    /// What the policies found in the candidate.
+    public struct Judgement: Sendable {
+        public let findings: [PolicyFailure]
+
+        /// Findings that refuse the batch: every integrity finding, and every conduct finding about a
+        /// record the vendor chose to store (an invalid verdict is refused at intake, never stored).
+        public var refusals: [PolicyFailure] { findings.filter { $0.kind == .integrity || $0.write == nil } }
+
+        /// Conduct findings about writes: the backend made the call, so the log keeps it (nothing
+        /// acknowledged is ever lost) and the finding is reported, as `verify` will report it.
+        public var acceptedConduct: [PolicyFailure] { findings.filter { $0.kind == .conduct && $0.write != nil } }
+    }
+
+    /// Judges `candidate` (one commit on top of `parent`, or a root when `parent` is nil).
+    /// - Parameters:
+    ///   - signer: the key the writer signs with; it must be an allowed signer at `parent` (for a root,
+    ///     it is the trust the root is judged under).
+    ///   - now: the verification time (the batch time: nothing may be dated after it).
+    public static func judge(
+        _ candidate: ObjectID, parent: ObjectID?, in repository: Repository, signer: Ed25519.PublicKey, now: Instant,
+        policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
+    ) throws -> Judgement {
+        var state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
+        if let parent {
+            var summary = VerificationSummary()
+            try state.restore(&summary, at: parent, repository: repository, checkpoint: nil)
+            // Any position after the root: the history policy's first-commit rule is the root's alone.
+            state.commitsSeen = 1
+        }
+        let loader = CommitLoader(repository: repository, clock: PhaseClock())
+        let step = try loader.load(candidate, index: state.commitsSeen, state: state)
+        return Judgement(findings: policies.flatMap { $0.evaluate(step, state: state) })
+    }
+}

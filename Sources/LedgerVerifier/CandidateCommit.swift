@@ -12,6 +12,8 @@ public enum CandidateCommit {
     /// What the policies found in the candidate.
     public struct Judgement: Sendable {
         public let findings: [PolicyFailure]
+        /// The replay state after the candidate: what the next candidate on top of it is judged against.
+        public let stateAfter: ReplayState
 
         /// Findings that refuse the batch: every integrity finding, and every conduct finding about a
         /// record the vendor chose to store (an invalid verdict is refused at intake, never stored).
@@ -27,19 +29,30 @@ public enum CandidateCommit {
     ///   - signer: the key the writer signs with; it must be an allowed signer at `parent` (for a root,
     ///     it is the trust the root is judged under).
     ///   - now: the verification time (the batch time: nothing may be dated after it).
+    ///   - known: the replay state at `parent` when the caller has it (the ``Judgement/stateAfter`` of the
+    ///     commit it judged before); otherwise it is rebuilt from `parent`'s tree.
     public static func judge(
         _ candidate: ObjectID, parent: ObjectID?, in repository: Repository, signer: Ed25519.PublicKey, now: Instant,
-        policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
+        known: ReplayState? = nil, policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
     ) throws -> Judgement {
-        var state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
-        if let parent {
-            var summary = VerificationSummary()
-            try state.restore(&summary, at: parent, repository: repository, checkpoint: nil)
-            // Any position after the root: the history policy's first-commit rule is the root's alone.
-            state.commitsSeen = 1
+        var state: ReplayState
+        if let known, known.previous == parent {
+            state = known
+            state.now = now
+        } else {
+            state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
+            if let parent {
+                var summary = VerificationSummary()
+                try state.restore(&summary, at: parent, repository: repository, checkpoint: nil)
+                // Any position after the root: the history policy's first-commit rule is the root's alone.
+                state.commitsSeen = 1
+            }
         }
         let loader = CommitLoader(repository: repository, clock: PhaseClock())
         let step = try loader.load(candidate, index: state.commitsSeen, state: state)
-        return Judgement(findings: policies.flatMap { $0.evaluate(step, state: state) })
+        let findings = policies.flatMap { $0.evaluate(step, state: state) }
+        var after = state
+        after.apply(step)
+        return Judgement(findings: findings, stateAfter: after)
     }
 }

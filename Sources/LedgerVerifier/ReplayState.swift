@@ -5,7 +5,7 @@ public import LedgerStore
 public struct ReplayState: Sendable {
     public let trustRoot: TrustRoot
     /// The time verification runs at (`--at`): no commit may claim a later time.
-    public let now: Instant
+    public internal(set) var now: Instant
     public var commitsSeen = 0
     public var previous: ObjectID?
     /// The previous commit's time (whole seconds): the lower end of the next commit's time window.

@@ -182,8 +182,10 @@ public enum Ledger {
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
+        let cache = ReplayStateCache.shared
         let judgement = try CandidateCommit.judge(
-            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time)
+            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time,
+            known: cache.state(for: repository.gitDirectory, at: parent))
         clock.lap("judge")
         clock.report()
         let refusals = judgement.refusals
@@ -192,6 +194,7 @@ public enum Ledger {
         }
         CrashPoint.reach(.afterValidation)
         try writer.publish(prepared)
+        cache.remember(judgement.stateAfter, for: repository.gitDirectory)
         return (prepared.id, judgement.acceptedConduct)
     }
 

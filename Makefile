@@ -52,12 +52,14 @@ run: build
 	@echo
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
 
-## Regenerate the example ledger from ledger-example/scenario.txt (bit-identical commits).
+## Regenerate the example from ledger-example/scenario.txt: its inputs, replay.sh, and the ledger replay.sh
+## builds from them (bit-identical commits).
 example:
 	$(SWIFT) build -c release --product onym-ledger
 	$(SWIFT) build -c release --product ExampleGenerator
 	rm -rf $(EXAMPLE)
-	.build/release/ExampleGenerator --scenario ledger-example/scenario.txt --cli $(BIN) --out $(EXAMPLE) --actors $(ACTORS)
+	.build/release/ExampleGenerator --scenario ledger-example/scenario.txt --root ledger-example --actors $(ACTORS)
+	ONYM_LEDGER=$(abspath $(BIN)) ledger-example/replay.sh $(abspath $(EXAMPLE))
 	$(BIN) repack $(EXAMPLE)
 
 ## The test suite, then a short run of the git-object fuzzer (the long one: make fuzz-git).

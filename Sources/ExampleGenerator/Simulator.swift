@@ -2,17 +2,21 @@ import Foundation
 import LedgerFormat
 import LedgerTestSupport
 
-/// Plays the scenario: builds each batch's input files and drives the real `onym-ledger` CLI.
+/// Plays the scenario: writes each batch's input files under `inputs/` and the plain `onym-ledger`
+/// commands that append them to `replay.sh` (issue 17: a new vendor can read exactly what was appended).
 ///
 /// Sessions are gate checks: the simulated backend folds the user's verdicts with the same
 /// evaluator the verifier replays, and writes the device's bits when they differ from what the rules
 /// intend — so every write in the example is one the replay explains.
 final class Simulator {
     let scenario: Scenario
-    let cli: String
-    let ledger: String
-    let work: URL
+    /// The folder `replay.sh` runs in (ledger-example/); inputs go below it, in `inputs/`.
+    let root: URL
     var fileCounter = 0
+    /// The batch being written: its inputs' folder, named by its time.
+    var batchFolder = "inputs"
+    /// The replay script's commands, one per line, with paths relative to ``root``.
+    var commands: [String] = []
 
     var interface: FixtureInterface
     var authorities: [String: FixtureAuthority] = [:]
@@ -26,11 +30,12 @@ final class Simulator {
     var currentSigner = ""
     var writes = 0
 
-    init(scenario: Scenario, cli: String, ledger: String, work: URL) throws {
+    /// The ledger as the script names it, and the signing keys' folder.
+    let ledger = "\"$OUT\""
+
+    init(scenario: Scenario, root: URL) throws {
         self.scenario = scenario
-        self.cli = cli
-        self.ledger = ledger
-        self.work = work
+        self.root = root
         interface = FixtureInterface(componentId: scenario.vendor.interface, rootSeed: FixtureSeed.repeated(0xd1))
         for declaration in scenario.authorities {
             let classes = scenario.classes.filter { $0.authority == declaration.name }.map { term in
@@ -95,6 +100,7 @@ final class Simulator {
     }
 
     private func play(_ batch: [Scenario.Event], at time: Instant) throws {
+        batchFolder = "inputs/" + time.rfc3339.replacingOccurrences(of: ":", with: "")
         var files: [String] = []
         var writeLines: [String] = []
         // Sessions run after the batch's deliveries: a write recorded at T sees every verdict received by T.
@@ -104,7 +110,7 @@ final class Simulator {
             switch words[0] {
             case "init":
                 currentSigner = words[1]
-                let profile = file(CanonicalJSON.encode(FixtureProfile.appleDeviceCheck))
+                let profile = file(CanonicalJSON.encode(FixtureProfile.appleDeviceCheck), name: "profile.json")
                 var arguments = [
                     "init", ledger, "--interface", scenario.vendor.interface, "--signing-key", keyPath(currentSigner),
                     "--at", time.rfc3339, "--ledger-id", scenario.vendor.ledgerId, "--profile", profile, "--team-id",
@@ -121,8 +127,12 @@ final class Simulator {
                     classes: words[3].split(separator: ",").map(String.init), deviceBinding: binding(user),
                     acceptedAt: time.rfc3339)
                 mandates[user] = try Mandate(json: json)
-                files.append(file(authority.manifestBytes, name: "manifest-\(words[2]).json"))
-                files.append(file(CanonicalJSON.encode(json)))
+                // A batch brings each authority's manifest once, beside the first mandate that consents to it.
+                let manifestName = "manifest-\(words[2]).json"
+                if !files.contains(where: { $0.hasSuffix("-" + manifestName) }) {
+                    files.append(file(authority.manifestBytes, name: manifestName))
+                }
+                files.append(file(CanonicalJSON.encode(json), name: "mandate-\(user).json"))
             case "verdict":
                 let disposition: FixtureRecords.Disposition =
                     words[1] == "ban" ? .ban : words[1] == "dismiss" ? .dismiss : .openCase
@@ -148,7 +158,10 @@ final class Simulator {
                 let verdict = try Verdict(json: json)
                 facts[mandate.deviceBinding, default: []].append(
                     VerdictFact(verdict: verdict, receivedAt: time, manifest: authority.manifest()))
-                files.append(file(CanonicalJSON.encode(FixtureRecords.submission(json, authority: authority))))
+                files.append(
+                    file(
+                        CanonicalJSON.encode(FixtureRecords.submission(json, authority: authority)),
+                        name: "verdict-\(words[1])-\(user).json"))
             case "session":
                 let user = words[1]
                 let device = words.count > 3 && words[2] == "on" ? words[3] : userDevice[user]!
@@ -196,14 +209,14 @@ final class Simulator {
                 let json = FixtureRecords.compromiseReport(
                     authority: authority, compromisedAt: words[2], reportedAt: time.rfc3339)
                 compromiseReports[words[1]] = try CompromiseReport(json: json)
-                files.append(file(CanonicalJSON.encode(json)))
+                files.append(file(CanonicalJSON.encode(json), name: "compromise-report-\(words[1]).json"))
             case "revoke":
                 let report = compromiseReports[words[1]]!
                 let json = FixtureRecords.revocation(
                     interface: interface, authority: report.authority, trigger: "authority-compromise",
                     effectiveAt: report.compromisedAt.rfc3339, determinedAt: time.rfc3339, evidence: [report.ref])
                 revocations.append(try RevocationDetermination(json: json).effect)
-                files.append(file(CanonicalJSON.encode(json)))
+                files.append(file(CanonicalJSON.encode(json), name: "revocation-\(words[1]).json"))
             default:
                 throw Scenario.ParseError(description: "line \(event.line): unknown event '\(words[0])'")
             }
@@ -214,7 +227,7 @@ final class Simulator {
     private func flush(_ files: inout [String], _ writeLines: inout [String], at time: Instant) throws {
         if !writeLines.isEmpty {
             files.append(
-                file(Array((writeLines.joined(separator: "\n") + "\n").utf8), name: "writes-\(fileCounter + 1).ndjson"))
+                file(Array((writeLines.joined(separator: "\n") + "\n").utf8), name: "writes.ndjson"))
         }
         if !files.isEmpty {
             try cliRun(["append", ledger, "--signing-key", keyPath(currentSigner), "--at", time.rfc3339] + files)
@@ -285,29 +298,51 @@ final class Simulator {
         return "enrollment:\(part(0..<8))-\(part(8..<12))-4\(part(13..<16))-8\(part(17..<20))-\(part(20..<32))"
     }
 
-    func keyPath(_ signer: String) -> String { work.appendingPathComponent("key-\(signer)").path }
+    func keyPath(_ signer: String) -> String { "\"$KEYS/\(signer)\"" }
 
+    /// Writes one input file into the batch's folder; returns its path relative to ``root``.
     func file(_ bytes: [UInt8], name: String? = nil) -> String {
         fileCounter += 1
-        let url = work.appendingPathComponent(name.map { "\(fileCounter)-\($0)" } ?? "input-\(fileCounter).json")
+        let path = batchFolder + "/" + (name.map { "\(fileCounter)-\($0)" } ?? "input-\(fileCounter).json")
+        let url = root.appendingPathComponent(path)
+        try! FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try! Data(bytes).write(to: url)
-        return url.path
+        return path
     }
 
+    /// Records one `onym-ledger` command of the replay.
     func cliRun(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cli)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Scenario.ParseError(
-                description: "onym-ledger \(arguments.prefix(2).joined(separator: " ")) failed: "
-                    + String(decoding: message, as: UTF8.self))
-        }
+        commands.append("onym " + arguments.map(Self.quoted).joined(separator: " "))
+    }
+
+    /// A shell word: kept as is when it is safe, single-quoted otherwise (the `"$OUT"`/`"$KEYS/…"`
+    /// references stay double-quoted so the shell expands them).
+    static func quoted(_ word: String) -> String {
+        if word.hasPrefix("\"$") { return word }
+        let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=+@,".contains($0) }
+        return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `replay.sh`: rebuilds the ledger from `inputs/` with plain `onym-ledger` commands.
+    var replayScript: String {
+        """
+        #!/usr/bin/env bash
+        # Rebuilds the example ledger from the files its vendor appended, batch by batch, with plain
+        # onym-ledger commands (generated by `make example` from scenario.txt; do not edit).
+        #   ledger-example/replay.sh [OUT]    OUT: the ledger to create (default: a new temporary folder)
+        # ONYM_LEDGER names the binary (default: onym-ledger on PATH). The signing keys come from fixed seeds.
+        set -euo pipefail
+        cd "$(dirname "$0")"
+        OUT=${1:-$(mktemp -d)/ledger.git}
+        KEYS=$(mktemp -d)
+        trap 'rm -rf "$KEYS"' EXIT
+        onym() { "${ONYM_LEDGER:-onym-ledger}" "$@" >/dev/null; }
+
+        """ + commands.joined(separator: "\n") + """
+
+            echo "$OUT at $(git --git-dir "$OUT" rev-parse refs/heads/main)"
+
+            """
     }
 }

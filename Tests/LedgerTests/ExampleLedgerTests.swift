@@ -49,25 +49,43 @@ struct ExampleLedgerTests {
         #expect(log.stdout.contains("keys: remove SHA256:"))
     }
 
-    @Test func regeneratingReproducesTheSameCommits() throws {
+    /// The generator writes exactly the checked-in inputs, replay script and actors table.
+    @Test func theGeneratorReproducesTheInputsAndTheReplayScript() throws {
         let scratch = ScratchDirectory()
         let generator = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("ExampleGenerator")
             .path
-        let regenerated = scratch.path("regenerated.git")
+        let root = scratch.path("example")
         let result = runProcess(
             generator,
             [
-                "--scenario", Self.example.appendingPathComponent("scenario.txt").path, "--cli", CLI.binary,
-                "--out", regenerated, "--actors", scratch.path("actors.tsv"),
+                "--scenario", Self.example.appendingPathComponent("scenario.txt").path, "--root", root,
+                "--actors", scratch.path("actors.tsv"),
             ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let inputs = runProcess("diff", ["-r", root + "/inputs", Self.example.appendingPathComponent("inputs").path])
+        #expect(inputs.status == 0, "the checked-in inputs are stale (make example): \(inputs.stdout.prefix(2000))")
+        let script = runProcess("diff", [root + "/replay.sh", Self.example.appendingPathComponent("replay.sh").path])
+        #expect(script.status == 0, "the checked-in replay.sh is stale (make example): \(script.stdout.prefix(2000))")
+        #expect(
+            try String(contentsOfFile: scratch.path("actors.tsv"), encoding: .utf8)
+                == String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8))
+    }
+
+    /// Issue 17: `ledger-example/replay.sh` — plain init, append and keys rotate commands over the
+    /// checked-in inputs — rebuilds the example's tip commit bit for bit.
+    @Test func replayReproducesTheTipCommit() throws {
+        let scratch = ScratchDirectory()
+        let rebuilt = scratch.path("rebuilt.git")
+        let result = runProcess(
+            Self.example.appendingPathComponent("replay.sh").path, [rebuilt],
+            environment: ["ONYM_LEDGER": CLI.binary, "XDG_STATE_HOME": scratch.path("state")])
         #expect(result.status == 0, "\(result.stderr)")
         func tip(_ path: String) -> String {
             runProcess("git", ["--git-dir", path, "rev-parse", "refs/heads/main"]).stdout
         }
-        #expect(tip(regenerated) == tip(Self.example.appendingPathComponent("ledger.git").path))
-        #expect(
-            try String(contentsOfFile: scratch.path("actors.tsv"), encoding: .utf8)
-                == String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8))
+        #expect(!tip(rebuilt).isEmpty)
+        #expect(tip(rebuilt) == tip(Self.example.appendingPathComponent("ledger.git").path))
+        #expect(result.stdout.contains(tip(rebuilt).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     @Test func everyBeatIsVisible() throws {
@@ -125,5 +143,40 @@ struct ExampleLedgerTests {
         #expect(
             entry(of: "ivan", at: "2026-07-25T12:00:00Z")?.contains(#""authorizedBy":"designation-revocation""#) == true
         )
+    }
+}
+
+/// Issue 17: the README's quickstart, run as written (its `sh` block, with `onym-ledger` on PATH) in an
+/// empty folder: a new vendor's ledger with a mandate, a verdict and a write that verifies.
+@Suite("README quickstart")
+struct QuickstartTests {
+    @Test func theQuickstartRunsAsWrittenAndVerifies() throws {
+        let readme = try String(
+            contentsOf: ExampleLedgerTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Quickstart"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```sh\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        var script = String(rest[open.upperBound..<close.lowerBound])
+        #expect(script.contains("E=ledger-example/inputs"))
+        script = script.replacingOccurrences(
+            of: "E=ledger-example/inputs", with: "E=" + ExampleLedgerTests.example.appendingPathComponent("inputs").path
+        )
+        let scratch = ScratchDirectory()
+        let bin = scratch.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/onym-ledger", withDestinationPath: CLI.binary)
+        let result = runProcess(
+            "bash", ["-euo", "pipefail", "-c", script], cwd: scratch.url,
+            environment: [
+                "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "XDG_STATE_HOME": scratch.path("state"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("VERIFIED onym:component:onym-chat"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("12 mandate, 2 manifest, 1 profile, 1 receipt, 1 verdict, 1 write-log-entry"),
+            "\(result.stdout)")
+        #expect(result.stdout.contains("write log:    1 entries"), "\(result.stdout)")
     }
 }

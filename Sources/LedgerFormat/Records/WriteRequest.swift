@@ -86,6 +86,14 @@ public struct AuditExport: Sendable {
         let reader = FieldReader(json)
         try reader.rejectUnknownKeys(allowed: ["chainIntact", "brokenAtSequence", "entries"])
         chainIntact = reader.has("chainIntact") ? try reader.bool("chainIntact") : nil
+        // The reference's `brokenAtSequence: Option<u64>`: null, or where its own check found a break.
+        if reader.has("brokenAtSequence"), try reader.value("brokenAtSequence") != .null {
+            guard try reader.integer("brokenAtSequence") >= 1 else {
+                throw LedgerFormatError(
+                    .invalidValue, "brokenAtSequence is a sequence (1 or more)",
+                    path: reader.fieldPath("brokenAtSequence"))
+            }
+        }
         var entries: [WriteLogEntry] = []
         for (index, element) in try reader.array("entries").enumerated() {
             guard case .object(let object) = element else {

@@ -126,7 +126,7 @@ extension OnymLedger {
             } else if let commit = result.commit {
                 let already = counts.alreadyPresent > 0 ? "; \(counts.alreadyPresent) already present" : ""
                 Output.out(
-                    "appended \(commit.short): \(counts.total) new records\(already); log \(result.trailers.logSize) entries, head \(result.trailers.logHead.prefix(16))"
+                    "appended \(commit.short): \(counts.total) new record\(counts.total == 1 ? "" : "s")\(already); log \(result.trailers.logSize) entries, head \(result.trailers.logHead.prefix(16))"
                 )
             } else {
                 Output.out("nothing new: all \(counts.alreadyPresent) records are already in the ledger (no commit)")

@@ -14,9 +14,11 @@ public enum DurableFile {
     }
 
     /// Writes `bytes` to `path` with `mode`; with `exclusive`, refuses to replace an existing file.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false)
-        throws(WriteError)
-    {
+    /// Without `durable` (a cache that is rebuilt when lost), the fsyncs are skipped: the rename still
+    /// leaves the old file or the new one, but a power cut may lose the new one.
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true
+    ) throws(WriteError) {
         if exclusive, access(path, F_OK) == 0 {
             throw WriteError(path: path, operation: "create (file exists)", errno: EEXIST)
         }
@@ -37,7 +39,7 @@ public enum DurableFile {
             }
             written += result
         }
-        guard fsync(fd) == 0 else {
+        guard !durable || fsync(fd) == 0 else {
             let saved = errno
             close(fd)
             unlink(temporary)
@@ -59,7 +61,7 @@ public enum DurableFile {
                 throw WriteError(path: path, operation: "rename", errno: saved)
             }
         }
-        syncDirectory(of: path)
+        if durable { syncDirectory(of: path) }
     }
 
     private static func syncDirectory(of path: String) {
@@ -68,5 +70,19 @@ public enum DurableFile {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
+    }
+
+    /// A whole file's bytes, or nil when it cannot be opened.
+    public static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
     }
 }

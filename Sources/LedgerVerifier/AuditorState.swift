@@ -107,7 +107,7 @@ public struct AuditorState: Sendable {
 
     /// The remembered state, or nil when this ledger identity was never verified here.
     public func load() throws(StateError) -> Remembered? {
-        guard let bytes = Self.read(statePath) else { return nil }
+        guard let bytes = DurableFile.read(statePath) else { return nil }
         do {
             let object = try CanonicalJSON.parse(bytes, limits: .localState)
             let reader = FieldReader(object)
@@ -160,7 +160,7 @@ public struct AuditorState: Sendable {
 
     /// The journal's events, oldest first (for reports and tests).
     public func journalEvents() -> [JSONObject] {
-        guard let bytes = Self.read(journalPath) else { return [] }
+        guard let bytes = DurableFile.read(journalPath) else { return [] }
         return bytes.split(separator: 0x0A).compactMap { line -> JSONObject? in
             try? CanonicalJSON.parse(Array(line), limits: .localState)
         }
@@ -206,19 +206,6 @@ public struct AuditorState: Sendable {
                 throw StateError(description: "\(current): cannot create the state folder (\(Self.errorText()))")
             }
         }
-    }
-
-    static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }

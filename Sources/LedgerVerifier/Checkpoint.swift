@@ -4,7 +4,7 @@ public import LedgerStore
 /// What a successful `verify` remembers so the next run re-checks only what is new: the verified tip
 /// and the totals and replay state to continue from. Kept in the auditor's state (``AuditorState``),
 /// never in the repository.
-public struct Checkpoint: Sendable, Equatable {
+public struct Checkpoint: Sendable {
     public var tip: ObjectID
     public var trust: [String]
     public var commits: Int
@@ -20,6 +20,9 @@ public struct Checkpoint: Sendable, Equatable {
     public var lastWriteTime: Instant?
     /// Which identities' mandates name each binding.
     public var identities = BindingIdentities()
+    /// The rest of the replay state (facts, revocations, attempts, manifests): with it, continuing reads
+    /// only the new commits; without it (an older checkpoint), they are rebuilt from the tree.
+    public var replay: ReplaySnapshot?
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -35,6 +38,7 @@ public struct Checkpoint: Sendable, Equatable {
         object.set("identities", .object(identities.json))
         object.set(
             "lastWritten", .object(JSONObject(lastWritten.map { ($0.key, JSONValue.string($0.value.description)) })))
+        if let replay { object.set("replay", .object(replay.json)) }
         return object
     }
 
@@ -85,5 +89,19 @@ public struct Checkpoint: Sendable, Equatable {
                 if case .string(let text) = member.value, let bits = DeviceBits(text) { lastWritten[member.key] = bits }
             }
         }
+        if let replay = try reader.optionalObject("replay") { self.replay = try ReplaySnapshot(json: replay.object) }
+    }
+
+    /// The checkpoint of `state` after `tip`, with the run's totals from `summary`.
+    public init(of state: ReplayState, tip: ObjectID, trust: [String], summary: VerificationSummary) {
+        self.init(
+            tip: tip, trust: trust, commits: state.commitsSeen, logSize: state.logSize,
+            logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
+            signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
+            profilePlatform: state.profilePlatform)
+        lastWritten = state.lastWritten
+        lastWriteTime = state.lastWriteTime
+        identities = state.identities
+        replay = ReplaySnapshot(of: state)
     }
 }

@@ -4,6 +4,17 @@ import LedgerStore
 /// Rebuilding the replay state as of a commit, to continue from it: an incremental `verify` (from the
 /// auditor's checkpoint, or a `--since` commit), and the writer judging a batch against its tip.
 extension ReplayState {
+    /// The replay state at `commit` from a checkpoint of it (the auditor's, or the writer's own state
+    /// file): the descriptor, signers and log position come from the commit, the rest from the checkpoint.
+    public static func resumed(
+        at commit: ObjectID, from checkpoint: Checkpoint, repository: Repository, trustRoot: TrustRoot, now: Instant
+    ) throws -> ReplayState {
+        var state = ReplayState(trustRoot: trustRoot, now: now)
+        var summary = VerificationSummary()
+        try state.restore(&summary, at: commit, repository: repository, checkpoint: checkpoint)
+        return state
+    }
+
     /// Rebuilds the replay state as of `commit` from its tree, its trailers and (when given) the checkpoint.
     mutating func restore(
         _ summary: inout VerificationSummary, at commit: ObjectID, repository: Repository, checkpoint: Checkpoint?
@@ -50,6 +61,10 @@ extension ReplayState {
             }
         }
         summary.lastCommitTime = info.time
+        if let replay = checkpoint?.replay {
+            replay.restore(into: &state)
+            return
+        }
         state.facts = try Self.receivedVerdicts(at: commit, repository: repository)
         state.manifests = try Self.records(.manifest, at: commit, repository: repository).map {
             try AuthorityManifest(rawBytes: $0)

@@ -21,7 +21,7 @@ enum RepositoryShape {
     static func findings(_ repository: Repository) -> [PolicyFailure] {
         let base = repository.gitDirectory.hasSuffix("/") ? repository.gitDirectory : repository.gitDirectory + "/"
         var reasons: [String] = []
-        if let head = AuditorState.read(base + "HEAD").map({ String(decoding: $0, as: UTF8.self) }),
+        if let head = DurableFile.read(base + "HEAD").map({ String(decoding: $0, as: UTF8.self) }),
             head.trimmingWhitespace != "ref: \(LedgerLayout.branch)"
         {
             reasons.append(
@@ -47,7 +47,7 @@ enum RepositoryShape {
                 }
             }
         }
-        if let packed = AuditorState.read(base + "packed-refs").map({ String(decoding: $0, as: UTF8.self) }),
+        if let packed = DurableFile.read(base + "packed-refs").map({ String(decoding: $0, as: UTF8.self) }),
             packed.contains(" refs/replace/")
         {
             reasons.append("packed-refs lists refs/replace/: git would show replacement objects")

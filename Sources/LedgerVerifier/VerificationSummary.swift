@@ -3,6 +3,8 @@ public import LedgerStore
 
 /// What a verification run saw, verified or not.
 public struct VerificationSummary: Sendable {
+    public init() {}
+
     public var commits = 0
     /// Commits checked in this run (fewer than ``commits`` for an incremental run).
     public var commitsChecked = 0

@@ -145,14 +145,7 @@ public enum Verifier {
         summary.sharedBindings = state.identities.shared
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
-            var checkpoint = Checkpoint(
-                tip: tip, trust: session.trustFingerprints, commits: summary.commits, logSize: state.logSize,
-                logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
-                signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
-                profilePlatform: state.profilePlatform)
-            checkpoint.lastWritten = state.lastWritten
-            checkpoint.lastWriteTime = state.lastWriteTime
-            checkpoint.identities = state.identities
+            let checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
             try session.remember(checkpoint, compliant: failures.isEmpty)
         }
         let history = authentic ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil

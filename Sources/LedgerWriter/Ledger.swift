@@ -182,19 +182,32 @@ public enum Ledger {
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
+        // The replay state at the parent: this process's own, else the writer's state files, else rebuilt.
+        let directory = repository.gitDirectory
         let cache = ReplayStateCache.shared
+        var known = cache.entry(for: directory, at: parent).map { ($0.state, $0.replayFrom) }
+        if known == nil, let parent,
+            let loaded = WriterStateFile.load(at: parent, in: repository, signer: signer.publicKey, now: time)
+        {
+            known = (loaded.state, loaded.replayFrom)
+        }
         let judgement = try CandidateCommit.judge(
-            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time,
-            known: cache.state(for: repository.gitDirectory, at: parent))
+            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: known?.0)
         clock.lap("judge")
-        clock.report()
         let refusals = judgement.refusals
         guard refusals.isEmpty else {
             throw AppendError(refusing: refusals, sources: sources, otherwise: fallback)
         }
         CrashPoint.reach(.afterValidation)
         try writer.publish(prepared)
-        cache.remember(judgement.stateAfter, for: repository.gitDirectory)
+        let unchangedSince = known.flatMap { before in
+            WriterStateFile.replayChanged(from: before.0, to: judgement.stateAfter) ? nil : before.1
+        }
+        let replayFrom = WriterStateFile.save(
+            judgement.stateAfter, at: prepared.id, replayFrom: unchangedSince, gitDirectory: directory)
+        cache.remember(.init(state: judgement.stateAfter, replayFrom: replayFrom), for: directory)
+        clock.lap("writer state")
+        clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }
 

@@ -55,6 +55,26 @@ public struct VerdictFact: Sendable, Equatable {
     /// When a ban takes effect: its `executeAfter` (reference §4.3 "in force = executeAfter ≤ T"), but
     /// never before it was decided (validation lets `executeAfter` sit up to a second before
     /// `decidedAt`). Nil for other dispositions and for a ban without `executeAfter` (never executes).
+    /// A fact as remembered in local state (the replay snapshot), field by field.
+    public init(
+        ref: ContentAddress, caseId: String, authority: String, deviceBinding: String, disposition: Verdict.Disposition,
+        decidedAt: Instant, executeAfter: Instant?, banExpires: Instant?, receivedAt: Instant,
+        decisionDeadline: Instant?, externalAppellate: String?, accusedKeys: [String]
+    ) {
+        self.ref = ref
+        self.caseId = caseId
+        self.authority = authority
+        self.deviceBinding = deviceBinding
+        self.disposition = disposition
+        self.decidedAt = decidedAt
+        self.executeAfter = executeAfter
+        self.banExpires = banExpires
+        self.receivedAt = receivedAt
+        self.decisionDeadline = decisionDeadline
+        self.externalAppellate = externalAppellate
+        self.accusedKeys = accusedKeys
+    }
+
     public var banStartsAt: Instant? {
         guard disposition == .ban, let executeAfter else { return nil }
         return max(executeAfter, decidedAt)

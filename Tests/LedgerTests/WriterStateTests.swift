@@ -1,0 +1,57 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+@testable import LedgerVerifier
+@testable import LedgerWriter
+
+/// The writer's replay state files (``WriterStateFile``): a cache of its own results, so it must give the
+/// judgement a rebuild from the tree gives, and it must never be trusted past its tip or its bytes.
+@Suite("Writer state files")
+struct WriterStateTests {
+    /// The replay snapshot round-trips exactly: every fact (nanoseconds included), revocation, attempt
+    /// and manifest of the example ledger's tip.
+    @Test func theReplaySnapshotRoundTripsTheExampleState() throws {
+        let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        var state = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
+        var summary = VerificationSummary()
+        try state.restore(&summary, at: tip, repository: repository, checkpoint: nil)
+        #expect(state.facts.values.reduce(0) { $0 + $1.count } == 302)
+        let snapshot = ReplaySnapshot(of: state)
+        let decoded = try ReplaySnapshot(
+            json: try CanonicalJSON.parse(CanonicalJSON.encode(snapshot.json), limits: .localState))
+        #expect(decoded.facts == snapshot.facts)
+        #expect(decoded.revocations == snapshot.revocations)
+        #expect(decoded.statusAttempts.map(\.ref) == snapshot.statusAttempts.map(\.ref))
+        #expect(decoded.manifests.map(\.rawBytes) == snapshot.manifests.map(\.rawBytes))
+    }
+
+    /// Appends judged from the state files (one process per append) find what a rebuild finds: an
+    /// unauthorized write's conduct finding; a corrupt file is ignored and the state rebuilt.
+    @Test func appendsFromTheStateFilesJudgeAsARebuildDoes() throws {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        let gitDirectory = scenario.ledger
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.statePath(gitDirectory)))
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.replayPath(gitDirectory)))
+        // A ban written with no verdict behind it: a conduct finding, judged from the files.
+        let wrong = scenario.writeRequests([
+            ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")
+        ])
+        let fromFiles = scenario.append([wrong], at: "2026-08-10T01:00:00Z")
+        #expect(fromFiles.stderr.contains("WriteReplayPolicy"), "\(fromFiles.stderr)")
+        // The same judgement with the files corrupted: rebuilt from the tree.
+        try Data("{\"version\":1,\"checkpoint\":{}".utf8).write(
+            to: URL(fileURLWithPath: WriterStateFile.statePath(gitDirectory)))
+        let again = scenario.writeRequests([
+            ("2026-08-11T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")
+        ])
+        let rebuilt = scenario.append([again], at: "2026-08-11T01:00:00Z")
+        #expect(rebuilt.stderr.contains("WriteReplayPolicy"), "\(rebuilt.stderr)")
+        let verified = CLI.run(["verify", scenario.ledger, "--trust", scenario.signer + ".pub"])
+        #expect(verified.status == 2, "\(verified.stdout)")
+    }
+}

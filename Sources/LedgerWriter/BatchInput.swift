@@ -28,66 +28,21 @@ public struct BatchItem: Sendable {
     }
 }
 
-/// Turns input files into batch items, recognizing each record's kind by its shape.
+/// Turns input files into batch items, recognizing each record's kind by its shape (``InputKind``, the
+/// rule `inspect` uses too).
 public enum BatchImporter {
-    /// The kinds `append --kind` accepts.
-    public enum Kind: String, CaseIterable, Sendable {
-        case profile, manifest, mandate, verdict
-        case verdictSubmission = "verdict-submission"
-        case receipt
-        case auditExport = "audit-export"
-        case writeLogEntry = "write-log-entry"
-        case writeRequests = "write-requests"
-        case statusAttempt = "status-attempt"
-        case compromiseReport = "compromise-report"
-        case revocation
-    }
-
     /// - Parameters:
     ///   - source: the file's name for messages.
+    ///   - kind: read the file as this kind (`append --kind`) instead of recognizing it.
     ///   - detachedSignature: a manifest's `.sig` bytes, when the file has one beside it.
     public static func read(
-        _ bytes: [UInt8], source: String, kind: Kind? = nil, detachedSignature: [UInt8]? = nil
+        _ bytes: [UInt8], source: String, kind: InputKind? = nil, detachedSignature: [UInt8]? = nil
     ) throws(AppendError) -> BatchItem {
-        if kind == .writeRequests || (kind == nil && looksLikeNDJSON(bytes)) {
-            return BatchItem(source: source, content: .writeRequests(try readWriteRequests(bytes, source: source)))
-        }
-        let object: JSONObject
         do {
-            object = try CanonicalJSON.parse(bytes)
-        } catch {
-            throw AppendError(source: source, error)
-        }
-        let resolved: Kind
-        if let kind {
-            resolved = kind
-        } else if AuditExport.matches(object) {
-            resolved = .auditExport
-        } else if WriteRequest.matches(object) {
-            resolved = .writeRequests
-        } else if let recognized = RecordKind.recognize(object) {
-            switch recognized {
-            case .profile: resolved = .profile
-            case .manifest: resolved = .manifest
-            case .mandate: resolved = .mandate
-            case .verdict: resolved = .verdict
-            case .verdictSubmission: resolved = .verdictSubmission
-            case .receipt: resolved = .receipt
-            case .writeLogEntry: resolved = .writeLogEntry
-            case .statusAttempt: resolved = .statusAttempt
-            case .compromiseReport: resolved = .compromiseReport
-            case .revocation: resolved = .revocation
-            case .caseNotice, .banState, .gateResult:
-                throw AppendError(
-                    source: source, rule: "batch.kind",
-                    reason: "a \(recognized.rawValue) is a gate answer, not a ledger record")
+            let (resolved, parsed) = try InputKind.recognize(bytes, as: kind)
+            guard let object = parsed else {
+                return item(source, .writeRequests(try WriteRequest.lines(bytes)))
             }
-        } else {
-            throw AppendError(
-                source: source, rule: "batch.kind",
-                reason: "no record kind matches this object's fields (name one with --kind)")
-        }
-        do {
             switch resolved {
             case .profile: return item(source, .profile(try EnforcementProfile(json: object)))
             case .manifest:
@@ -111,27 +66,5 @@ public enum BatchImporter {
 
     private static func item(_ source: String, _ content: BatchItem.Content) -> BatchItem {
         BatchItem(source: source, content: content)
-    }
-
-    /// More than one non-empty line, each starting with `{`: newline-delimited JSON.
-    private static func looksLikeNDJSON(_ bytes: [UInt8]) -> Bool {
-        let lines = bytes.split(separator: 0x0A).filter { line in
-            line.contains { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }
-        }
-        return lines.count > 1 && lines.allSatisfy { $0.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{") }
-    }
-
-    private static func readWriteRequests(_ bytes: [UInt8], source: String) throws(AppendError) -> [WriteRequest] {
-        var requests: [WriteRequest] = []
-        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
-            do {
-                let object = try CanonicalJSON.parse(Array(line))
-                requests.append(try WriteRequest(json: object))
-            } catch {
-                throw AppendError(source: source, record: "line \(index + 1)", error)
-            }
-        }
-        return requests
     }
 }

@@ -39,19 +39,21 @@ struct InspectAndKeygenCLITests {
             "--json",
         ])
         #expect(result.status == 1)
-        #expect(result.stdout.contains(#""code":"signature.invalid""#))
+        #expect(result.stdout.contains(#""policy":"VerdictAuthorityPolicy""#), "\(result.stdout)")
     }
 
-    @Test func nonCanonicalStoredKindIsAFinding() throws {
+    /// Issue 17: a pretty-printed mandate is what append accepts (it stores the canonical form), so
+    /// inspect does not call it a finding.
+    @Test func prettyPrintedMandateIsCleanAsAppendAcceptsIt() throws {
         let scratch = ScratchDirectory()
         let pretty = PrettyJSON.render(
             .object(try CanonicalJSON.parse(Vectors.bytes("reference/derived-mandate.json"))))
         let path = scratch.path("mandate.json")
         try Data(pretty).write(to: URL(fileURLWithPath: path))
-        let result = CLI.run(["inspect", path])
-        #expect(result.status == 1)
-        #expect(result.stdout.contains("canonical:        NO"))
-        #expect(result.stdout.contains("nonCanonical"))
+        let result = CLI.run(["inspect", path, "--key", Self.interfaceKey])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("canonical:        no (append stores the canonical form)"))
+        #expect(result.stdout.contains("findings:         none"))
     }
 
     @Test func verdictValidationWithMandateAndManifest() throws {
@@ -77,7 +79,7 @@ struct InspectAndKeygenCLITests {
             "inspect", scratch.path("s.json"), "--mandate", scratch.path("m.json"), "--at", "2026-08-17T00:00:00Z",
         ])
         #expect(early.status == 1)
-        #expect(early.stdout.contains("verdict.notYetValid"))
+        #expect(early.stdout.contains("VerdictValidationPolicy: notYetValid"), "\(early.stdout)")
     }
 
     @Test(arguments: [
@@ -155,5 +157,72 @@ struct InspectAndKeygenCLITests {
             #expect(result.stderr.contains("is not a git repository"), "\(arguments[0]): \(result.stderr)")
             #expect(!result.stderr.contains("(_:)") && !result.stderr.contains("libgit2 error"), "\(result.stderr)")
         }
+    }
+}
+
+/// Issue 17: `inspect` reads every input kind `append` takes, with the same recognition, decoders and
+/// rule names, and says what it could not check.
+@Suite("CLI: inspect and append agree")
+struct InspectAppendAgreementTests {
+    @Test func everyInputKindAppendTakesIsInspectedUnderAppendsNames() throws {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        let writes = scenario.writeRequests([
+            ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, false, "ok"),
+            ("2026-08-10T00:00:01Z", "enrollment:device-1", "reconciliation", false, false, "ok"),
+        ])
+        var forgedUser = scenario.mandate(binding: "enrollment:device-2")
+        if case .array(let signatures) = forgedUser["signatures"]! {
+            forgedUser.set("signatures", .array([signatures[1], signatures[1]]))
+        }
+        let badOutcome = scenario.file(
+            Array(
+                #"{"authorizedBy":"x","banned":false,"caseOpen":false,"deviceBinding":"enrollment:device-1","outcome":"maybe","recordedAt":"2026-08-10T00:00:00Z"}"#
+                    .utf8))
+        let entry = try WriteLogEntry(
+            sequence: 1, recordedAt: "2026-08-10T00:00:00Z", deviceBinding: "enrollment:device-1",
+            authorizedBy: "reconciliation", caseOpen: false, banned: false, outcome: "ok",
+            previousHash: WriteLogEntry.genesis)
+        var forgedEntry = entry.json
+        forgedEntry.set("entryHash", .string(String(repeating: "b", count: 64)))
+        let forgedExport = scenario.file(JSONObject([("entries", .array([.object(forgedEntry)]))]))
+        // (file, kind inspect names, the policy both name or nil when both accept it)
+        let cases: [(String, String, String?)] = [
+            (forgedExport, "audit-export", "ChainLinkPolicy"),
+            (writes, "write-requests", nil),
+            (
+                scenario.file(PrettyJSON.render(.object(scenario.mandate(binding: "enrollment:device-3")))), "mandate",
+                nil
+            ),
+            (scenario.file(forgedUser), "mandate", "MandateSignaturePolicy"),
+            (badOutcome, "write-requests", "RecordSchemaPolicy"),
+        ]
+        for (file, kind, policy) in cases {
+            let key = scenario.interface.countersigningKey(for: scenario.authority.componentId).publicKey.onymKey
+            let inspected = CLI.run(["inspect", file, "--key", key, "--json"])
+            #expect(inspected.stdout.contains(#""kind":"\#(kind)""#), "\(file): \(inspected.stdout)\(inspected.stderr)")
+            let appended = CLI.run(
+                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T01:00:00Z", file])
+            if let policy {
+                #expect(inspected.status == 1, "\(file): \(inspected.stdout)")
+                #expect(inspected.stdout.contains(#""policy":"\#(policy)""#), "\(file): \(inspected.stdout)")
+                #expect(appended.status == 65, "\(file): \(appended.stderr)")
+                #expect(appended.stderr.contains(policy), "\(file): \(appended.stderr)")
+            } else {
+                #expect(inspected.status == 0, "\(file): \(inspected.stdout)")
+                #expect(appended.status == 0, "\(file): \(appended.stderr)")
+            }
+        }
+    }
+
+    /// A bare verdict's signature needs its manifest: inspect says so instead of calling it clean.
+    @Test func whatCannotBeCheckedIsSaid() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("verdict.json")
+        try Data(Vectors.bytes("reference/derived-ban-verdict.json")).write(to: URL(fileURLWithPath: path))
+        let result = CLI.run(["inspect", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("not checked:      the verdict's signature: give its consented manifest"))
+        #expect(result.stdout.contains("not checked:      verdict validation: give --mandate FILE and --at TIME"))
     }
 }

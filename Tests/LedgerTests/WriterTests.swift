@@ -197,7 +197,7 @@ struct WriterTests {
                 "TimeOrderPolicy"
             ),
             ("not JSON", [scenario.file(Array("{\"a\":".utf8))], "RecordSchemaPolicy: invalidJSON"),
-            ("gate answer", [scenario.file(GateResult.clear.json)], "batch.kind"),
+            ("gate answer", [scenario.file(GateResult.clear.json)], "RecordSchemaPolicy: unknownKind"),
         ]
         for (name, files, rule) in cases {
             let result = CLI.run(

@@ -73,6 +73,29 @@ public struct WriteRequest: Sendable, Equatable {
     public static func matches(_ object: JSONObject) -> Bool {
         object["recordedAt"] != nil && object["authorizedBy"] != nil && object["entryHash"] == nil
     }
+
+    /// More than one non-empty line, each starting with `{`: newline-delimited write requests.
+    public static func looksLikeLines(_ bytes: [UInt8]) -> Bool {
+        let lines = bytes.split(separator: 0x0A).filter { line in
+            line.contains { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }
+        }
+        return lines.count > 1 && lines.allSatisfy { $0.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{") }
+    }
+
+    /// Every request of a write-requests file (one JSON object per line; blank lines are skipped).
+    /// - Throws: the first line that does not decode, its error's path naming the line (`line 3`).
+    public static func lines(_ bytes: [UInt8]) throws(LedgerFormatError) -> [WriteRequest] {
+        var requests: [WriteRequest] = []
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
+            do {
+                requests.append(try WriteRequest(json: try CanonicalJSON.parse(Array(line))))
+            } catch {
+                throw error.nested(under: "line \(index + 1)")
+            }
+        }
+        return requests
+    }
 }
 
 /// The reference's audit response (`GET /v1/write-log`, reference §3.15):

@@ -42,7 +42,7 @@ extension OnymLedger {
                 ),
                 OptionHelp(
                     names: "--kind KIND",
-                    help: "Read every FILE as \(BatchImporter.Kind.allCases.map(\.rawValue).joined(separator: "|"))."),
+                    help: "Read every FILE as \(InputKind.allCases.map(\.rawValue).joined(separator: "|"))."),
                 OptionHelp(names: "--json", help: "Print {commit, counts, logSize, logHead, attempts} as JSON."),
             ])
 
@@ -50,7 +50,7 @@ extension OnymLedger {
         let files: [String]
         let key: any CommitSigner
         let at: Instant
-        let kind: BatchImporter.Kind?
+        let kind: InputKind?
         let idempotencyKey: String?
         let json: Bool
 
@@ -64,9 +64,9 @@ extension OnymLedger {
                 )
             }
             if let kindName = try arguments.option("--kind") {
-                guard let kind = BatchImporter.Kind(rawValue: kindName) else {
+                guard let kind = InputKind(rawValue: kindName) else {
                     throw .usage(
-                        "--kind must be one of \(BatchImporter.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "--kind must be one of \(InputKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 self.kind = kind
             } else {

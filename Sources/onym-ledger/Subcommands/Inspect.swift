@@ -1,19 +1,25 @@
 import LedgerFormat
 import LedgerStore
+import LedgerVerifier
 
 extension OnymLedger {
     /// `inspect`: one record's kind, canonical form, content address, signatures and findings.
     struct Inspect: Command {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
-            abstract: "Check one record file: kind, canonical bytes, content address, signatures, findings.",
-            usage: "inspect FILE [--key onym:key:…]… [--kind KIND] [--mandate FILE --at RFC3339] [--json]",
+            abstract: "Check one input file as append would: kind, content address, signatures, findings.",
+            usage:
+                "inspect FILE [--key onym:key:…]… [--kind KIND] [--mandate FILE --at RFC3339] [--manifest FILE] [--json]",
             discussion: """
-                FILE may be '-' for standard input. The kind is recognized by shape (\(RecordKind.allCases.map(\.rawValue).joined(separator: ", "))).
+                FILE may be '-' for standard input. The kind is recognized by shape, as append recognizes it
+                (\(InputKind.allCases.map(\.rawValue).joined(separator: ", "))), and checked with append's
+                rules under the names append and verify use (MandateSignaturePolicy, VerdictValidationPolicy, …).
+                Bytes that are not canonical JSON are fine: append stores the canonical form.
                 A manifest's detached signature is read from FILE.sig when that file exists.
-                A signature whose key is unknown is reported but is not a finding: supply keys the record
-                does not carry with --key (an interface countersigning key, an authority operator key).
-                Exit 0 when clean, 1 when a finding exists, 65 when FILE cannot be read as a JSON object.
+                What the file alone cannot show is listed as unchecked, with what to give: the keys it does not
+                carry (--key: an interface countersigning key, an authority operator key), a bare verdict's
+                manifest (--manifest), the mandate and time for verdict validation (--mandate, --at).
+                Exit 0 when clean, 1 when a finding exists, 65 when FILE matches no input kind.
                 """,
             options: [
                 OptionHelp(names: "--key onym:key:…", help: "A key to check signatures against (repeatable)."),
@@ -39,8 +45,8 @@ extension OnymLedger {
                 }
             }
             if let kindName = try arguments.option("--kind") {
-                guard let kind = RecordKind(rawValue: kindName) else {
-                    throw .usage("--kind must be one of \(RecordKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard let kind = InputKind(rawValue: kindName) else {
+                    throw .usage("--kind must be one of \(InputKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 options.kind = kind
             }
@@ -99,9 +105,12 @@ extension OnymLedger {
         static func human(_ report: InspectionReport, file: String) -> String {
             var lines = ["\(file): \(report.kind.rawValue)"]
             let canonical =
-                report.isCanonical ? "yes" : (report.mustBeCanonical ? "NO" : "no (not required for this kind)")
+                report.isCanonical
+                ? "yes"
+                : report.kind == .manifest
+                    ? "no (a manifest's exact bytes are kept)" : "no (append stores the canonical form)"
             lines.append("  canonical:        \(canonical)")
-            lines.append("  content address:  \(report.contentAddress.hex)")
+            if let address = report.contentAddress { lines.append("  content address:  \(address.hex)") }
             for (name, value) in report.summary {
                 lines.append("  \((name + ":").padded(to: 18))\(value)")
             }
@@ -114,17 +123,17 @@ extension OnymLedger {
             } else {
                 lines.append("  findings:         \(report.findings.count)")
                 for finding in report.findings {
-                    lines.append("    - \(finding.code)\(finding.path.map { " at \($0)" } ?? ""): \(finding.reason)")
+                    lines.append("    - \(finding.policy)\(finding.path.map { " at \($0)" } ?? ""): \(finding.reason)")
                 }
             }
+            for item in report.unchecked { lines.append("  not checked:      \(item)") }
             return lines.joined(separator: "\n")
         }
 
         static func json(_ report: InspectionReport, file: String) -> JSONObject {
-            JSONObject([
+            var object = JSONObject([
                 ("file", .string(file)), ("kind", .string(report.kind.rawValue)),
                 ("canonical", .bool(report.isCanonical)),
-                ("contentAddress", .string(report.contentAddress.hex)),
                 ("summary", .object(JSONObject(report.summary.map { ($0.0, JSONValue.string($0.1)) }))),
                 (
                     "signatures",
@@ -142,13 +151,16 @@ extension OnymLedger {
                     .array(
                         report.findings.map { finding in
                             var object = JSONObject([
-                                ("code", .string(finding.code)), ("reason", .string(finding.reason)),
+                                ("policy", .string(finding.policy)), ("reason", .string(finding.reason)),
                             ])
                             if let path = finding.path { object.set("path", .string(path)) }
                             return .object(object)
                         })
                 ),
+                ("unchecked", .array(report.unchecked.map { .string($0) })),
             ])
+            if let address = report.contentAddress { object.set("contentAddress", .string(address.hex)) }
+            return object
         }
     }
 }

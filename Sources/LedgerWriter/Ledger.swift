@@ -24,6 +24,8 @@ public enum Ledger {
         /// Conduct findings the policies made about this batch's writes: logged all the same (the backend
         /// made those calls), reported as `verify` will report them.
         public var conductFindings: [PolicyFailure] = []
+        /// A suggestion to run `repack` (``PackUsage``), when the packs have grown enough.
+        public var packHint: String?
     }
 
     // MARK: - init
@@ -99,6 +101,7 @@ public enum Ledger {
             _ = try? repository.consolidatePacks()
             var result = AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             result.conductFindings = conduct
+            result.packHint = PackUsage.hint(gitDirectory: repository.gitDirectory)
             return result
         }
     }
@@ -185,14 +188,14 @@ public enum Ledger {
         // The replay state at the parent: this process's own, else the writer's state files, else rebuilt.
         let directory = repository.gitDirectory
         let cache = ReplayStateCache.shared
-        var known = cache.entry(for: directory, at: parent).map { ($0.state, $0.replayFrom) }
+        var known = cache.entry(for: directory, at: parent)
         if known == nil, let parent,
             let loaded = WriterStateFile.load(at: parent, in: repository, signer: signer.publicKey, now: time)
         {
-            known = (loaded.state, loaded.replayFrom)
+            known = .init(state: loaded.state, replayFrom: loaded.replayFrom, unsaved: false)
         }
         let judgement = try CandidateCommit.judge(
-            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: known?.0)
+            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: known?.state)
         clock.lap("judge")
         let refusals = judgement.refusals
         guard refusals.isEmpty else {
@@ -200,13 +203,12 @@ public enum Ledger {
         }
         CrashPoint.reach(.afterValidation)
         try writer.publish(prepared)
-        let unchangedSince = known.flatMap { before in
-            WriterStateFile.replayChanged(from: before.0, to: judgement.stateAfter) ? nil : before.1
-        }
-        let replayFrom = WriterStateFile.save(
-            judgement.stateAfter, at: prepared.id, replayFrom: unchangedSince, gitDirectory: directory)
-        cache.remember(.init(state: judgement.stateAfter, replayFrom: replayFrom), for: directory)
-        clock.lap("writer state")
+        // The state files are written when the process exits (ReplayStateCache); the replay part only if
+        // this batch added to it.
+        let unchanged = known.map { !WriterStateFile.replayChanged(from: $0.state, to: judgement.stateAfter) } ?? false
+        cache.remember(
+            .init(state: judgement.stateAfter, replayFrom: unchanged ? known?.replayFrom : nil, unsaved: true),
+            for: directory)
         clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }
@@ -260,18 +262,24 @@ public enum Ledger {
 }
 
 extension Ledger {
-    /// Repacks the ledger into one pack (see ``Repository/repackAll(tip:)``); returns packs replaced.
+    /// Writes the replay state this process keeps for the ledgers it appended to into their state files
+    /// now (done anyway when the process exits): a long-running appender calls it now and then so that
+    /// another process's next append continues from it instead of rebuilding.
+    public static func saveWriterState() {
+        ReplayStateCache.shared.flush()
+    }
+
+    /// Repacks the ledger into one pack (see ``Repository/repackAll(tip:)``) under the writer lock, so no
+    /// append runs meanwhile; returns packs replaced.
     public static func repack(path: String) throws(AppendError) -> Int {
-        do {
+        try writing(path) { _ in
             let repository = try Repository.open(path)
             guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch)")
             }
-            return try repository.repackAll(tip: tip)
-        } catch let error as AppendError {
-            throw error
-        } catch {
-            throw AppendError(source: path, rule: "git", reason: "\(error)")
+            let replaced = try repository.repackAll(tip: tip)
+            PackUsage.recordRepack(gitDirectory: repository.gitDirectory)
+            return replaced
         }
     }
 }

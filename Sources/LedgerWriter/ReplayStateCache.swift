@@ -1,3 +1,4 @@
+import LedgerFormat
 public import LedgerStore
 public import LedgerVerifier
 
@@ -9,20 +10,29 @@ public import LedgerVerifier
 /// judged from it, without reading the writer's state files or rebuilding from the tree.
 ///
 /// Only states this process computed while judging its own commits are kept, and one is used only when
-/// the ledger's tip is still the commit it belongs to.
+/// the ledger's tip is still the commit it belongs to. The state files (``WriterStateFile``) are written
+/// once, when the process exits (or ``flush()`` is called): a process that appends many batches pays for
+/// serializing the replay state once, not per batch; a process that dies first leaves a stale file, which
+/// only costs the next writer a rebuild.
 final class ReplayStateCache: @unchecked Sendable {
     static let shared = ReplayStateCache()
 
     struct Entry {
         let state: ReplayState
-        /// The commit whose writer replay file holds this state's replay part (``WriterStateFile``).
-        let replayFrom: ObjectID
+        /// The commit whose writer replay file holds this state's replay part, nil when that part changed
+        /// since the file was written (``WriterStateFile``).
+        var replayFrom: ObjectID?
+        /// Whether the state files are behind this entry.
+        var unsaved: Bool
     }
 
     private var lock = pthread_mutex_t()
     private var entries: [String: Entry] = [:]
 
-    private init() { pthread_mutex_init(&lock, nil) }
+    private init() {
+        pthread_mutex_init(&lock, nil)
+        atexit { ReplayStateCache.shared.flush() }
+    }
 
     /// The entry remembered for `gitDirectory` if its state is the state at `tip`.
     func entry(for gitDirectory: String, at tip: ObjectID?) -> Entry? {
@@ -36,5 +46,17 @@ final class ReplayStateCache: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         entries[gitDirectory] = entry
+    }
+
+    /// Writes the state files of every ledger whose files are behind.
+    func flush() {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        for (directory, entry) in entries where entry.unsaved {
+            guard let tip = entry.state.previous else { continue }
+            let from = WriterStateFile.save(
+                entry.state, at: tip, replayFrom: entry.replayFrom, gitDirectory: directory)
+            entries[directory] = Entry(state: entry.state, replayFrom: from, unsaved: false)
+        }
     }
 }

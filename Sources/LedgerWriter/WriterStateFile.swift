@@ -10,9 +10,10 @@ import LedgerVerifier
 /// Two files: `onym-ledger-writer-state.json` — `{version, checkpoint, replayFrom}`, the small part,
 /// written after every publish — and `onym-ledger-writer-replay.json` — `{version, tip, replay}`, the
 /// evaluator's facts, revocations, attempts and manifests, written only by a batch that adds to them
-/// (`replayFrom` names the commit it was written at). A cache of the writer's own results: used only when
-/// it names the current tip, rebuilt when missing, stale or unreadable, written without fsync (a lost
-/// write only costs the next append a rebuild), and never read by the verifier, which keeps its own.
+/// (`replayFrom` names the commit it was written at). Written when the appending process exits
+/// (``ReplayStateCache``). A cache of the writer's own results: used only when it names the current tip,
+/// rebuilt when missing, stale or unreadable, written without fsync (a lost write only costs the next
+/// append a rebuild), and never read by the verifier, which keeps its own.
 enum WriterStateFile {
     struct Loaded {
         let state: ReplayState

@@ -55,3 +55,40 @@ struct WriterStateTests {
         #expect(verified.status == 2, "\(verified.stdout)")
     }
 }
+
+/// Issue 17: a ledger appended one record at a time stays compact — append suggests `repack` once the
+/// packs have doubled since the last one, and stops once it ran.
+@Suite("Repack hint")
+struct PackHintTests {
+    @Test(arguments: [
+        (10 << 20, 0, false),  // under the floor
+        (20 << 20, 0, true),  // never repacked, over the floor
+        (20 << 20, 12 << 20, false),  // not yet twice the repacked size
+        (30 << 20, 12 << 20, true),
+    ])
+    func hintRule(_ packBytes: Int, _ repackedBytes: Int, _ hinted: Bool) {
+        #expect((PackUsage.hint(packBytes: packBytes, repackedBytes: repackedBytes) != nil) == hinted)
+    }
+
+    @Test func appendSuggestsRepackUntilItRuns() throws {
+        let scenario = LedgerScenario()
+        let hinting = ["ONYM_LEDGER_PACK_HINT_BYTES": "1"]
+        let first = CLI.run(
+            [
+                "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-09T00:00:00Z",
+                scenario.file(scenario.mandate()),
+            ], environment: hinting)
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("hint: the ledger's packs hold"), "\(first.stderr)")
+        let before = PackUsage.packBytes(gitDirectory: scenario.ledger)
+        #expect(CLI.run(["repack", scenario.ledger]).status == 0)
+        #expect(PackUsage.packBytes(gitDirectory: scenario.ledger) <= before)
+        let second = CLI.run(
+            [
+                "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T00:00:00Z",
+                scenario.file(scenario.mandate(binding: "enrollment:device-2")),
+            ], environment: hinting)
+        #expect(second.status == 0)
+        #expect(!second.stderr.contains("hint:"), "\(second.stderr)")
+    }
+}

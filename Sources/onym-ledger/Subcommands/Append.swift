@@ -25,7 +25,8 @@ extension OnymLedger {
                 The batch is laid out as the commit it would make and judged by verify's own policies before
                 anything is written; one finding refuses it all (exit 65, naming the policy and the input file)
                 and the ledger is unchanged. A write the rules do not authorize is still logged (the backend made
-                the call) and its conduct finding printed. Records already present are no-ops. A verdict that arrives without
+                the call) and its conduct finding printed. When the ledger's packs have grown past twice their
+                size after the last repack, append suggests 'onym-ledger repack'. Records already present are no-ops. A verdict that arrives without
                 a receipt gets one at the batch time (--at) with the status verdict validation derives then.
                 """,
             options: [
@@ -122,6 +123,7 @@ extension OnymLedger {
                 ])
                 object.set("commit", result.commit.map { .string($0.hex) } ?? .null)
                 object.set("conductFindings", .array(conduct.map { .object($0.json) }))
+                if let hint = result.packHint { object.set("hint", .string(hint)) }
                 Output.json(object)
             } else if let commit = result.commit {
                 let already = counts.alreadyPresent > 0 ? "; \(counts.alreadyPresent) already present" : ""
@@ -134,6 +136,7 @@ extension OnymLedger {
             for finding in conduct {
                 Output.err("conduct finding (the write is logged, as every call must be): \(finding)")
             }
+            if let hint = result.packHint { Output.err("hint: \(hint)") }
             return .success
         }
     }

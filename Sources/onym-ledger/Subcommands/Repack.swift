@@ -10,9 +10,10 @@ extension OnymLedger {
             abstract: "Repack the ledger's objects into one pack (commit ids do not change).",
             usage: "repack LEDGER",
             discussion: """
-                Every append writes its batch as one pack; after many appends, lookups slow down. repack writes
-                one pack with everything reachable from the branch and removes the packs it replaces.
-                Run it when no append is in progress.
+                Every append writes its batch as one pack without deltas (and merges small packs); repack writes
+                one delta-compressed pack with everything reachable from the branch and removes the packs it
+                replaces — a ledger appended one record at a time shrinks several times. It takes the writer
+                lock, so appends wait for it. append suggests it when the packs have doubled since the last one.
                 """)
 
         let ledger: String

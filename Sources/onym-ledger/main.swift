@@ -1,4 +1,5 @@
 import Foundation
+import LedgerVerifier
 
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
 enum OnymLedger {

@@ -1,3 +1,4 @@
+import LedgerVerifier
 /// The CLI's exit codes (sysexits.h, as DESIGN §8 and the README document them).
 struct ExitCode: Equatable, Error {
     let rawValue: Int32

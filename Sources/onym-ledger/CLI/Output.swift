@@ -40,10 +40,3 @@ enum InputFile {
 
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 }
-
-extension String {
-    /// The string padded with spaces to at least `width` characters (for aligned human output).
-    func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -79,114 +79,23 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let verified = try VerifiedLedger(ledger, audit: audit, evaluationTime: max(at, lastSuccess ?? at))
-            let history = verified.history
-            let resolvedBinding: String
-            if let binding {
-                guard history.knows(binding: binding) else {
-                    throw .data(
-                        "--binding \(binding): no mandate, verdict or write in this ledger names this device binding")
-                }
-                resolvedBinding = binding
-            } else {
-                let mandates = history.mandates(ofUser: user!).filter { $0.acceptedAt <= at }
-                guard let newest = mandates.max(by: { $0.acceptedAt < $1.acceptedAt }) else {
-                    // Profile §5.2: no active mandate is not an operational answer; it routes to the consent gate.
-                    return print(
-                        verified, result: .checkRequired(.enrollmentLost), answer: nil, binding: nil,
-                        explanation:
-                            "\(user!) holds no mandate in this ledger at \(at): the app routes to the consent gate.")
-                }
-                resolvedBinding = newest.deviceBinding
+            var query = GateQuery(subject: binding.map { .binding($0) } ?? .user(user!), at: at)
+            query.appleBits = appleBits
+            query.client = client
+            query.lastSuccess = lastSuccess
+            query.offline = offline
+            let ledger = try AuditedLedger.open(self.ledger, audit: audit, evaluationTime: query.evaluationTime)
+            let report: GateQuery.Report
+            do {
+                report = try query.answer(over: ledger)
+            } catch {
+                throw .data(error.description)
             }
-            func backend(at time: Instant) -> GateEvaluator.Answer {
-                GateEvaluator.answer(
-                    history.gateInput(binding: resolvedBinding, user: user, appleBits: appleBits, at: time),
-                    lookup: history.lookup)
-            }
-            guard client else {
-                let answer = backend(at: at)
-                return print(
-                    verified, result: answer.result, answer: answer, binding: resolvedBinding,
-                    explanation: answer.explanation)
-            }
-            var state = ClientGate()
-            if let lastSuccess { state.receive(backend(at: lastSuccess).result, generation: 1, at: lastSuccess) }
-            if !offline {
-                let answer = backend(at: at)
-                state.receive(answer.result, generation: 2, at: at)
-                return print(
-                    verified, result: answer.result, answer: answer, binding: resolvedBinding,
-                    explanation: answer.explanation + " Next check due \(state.nextCheckDue!).")
-            }
-            let result = state.offlineAnswer(at: at)
-            let why: String
-            switch result {
-            case .checkRequired(.neverChecked):
-                why = "The backend is unreachable and the app has never completed a check."
-            case .checkRequired(.clockRollback): why = "The device clock reads earlier than the last successful check."
-            case .checkRequired(.offlineGraceExpired):
-                why = "The backend has been unreachable for more than the P3D offline grace since \(lastSuccess!)."
-            default:
-                why = "The backend is unreachable; within the P3D grace the app serves the answer of \(lastSuccess!)."
-            }
-            return print(verified, result: result, answer: nil, binding: resolvedBinding, explanation: why)
-        }
-
-        private func print(
-            _ verified: VerifiedLedger, result: GateResult, answer: GateEvaluator.Answer?, binding: String?,
-            explanation: String
-        )
-            -> ExitCode
-        {
             if json {
-                var object = JSONObject([
-                    ("result", .object(result.json)), ("explanation", .string(explanation)),
-                    ("conductFindings", .integer(Int64(verified.conductFindings.count))),
-                ])
-                if let binding {
-                    object.set("binding", .string(binding))
-                    object.set(
-                        "identities",
-                        .array(
-                            verified.history.identities(onBinding: binding).map {
-                                .object(
-                                    JSONObject([
-                                        ("user", .string($0.user)), ("acceptedAt", .string($0.acceptedAt.rfc3339)),
-                                    ]))
-                            }))
-                }
-                if let answer {
-                    object.set("intended", .string(answer.intended.bits.description))
-                    object.set("authorizedBy", .string(answer.intended.authorizedBy))
-                    object.set("write", answer.write.map { .string($0.description) } ?? .null)
-                    object.set("warnings", .array(answer.warnings.map { .string($0) }))
-                    if let route = answer.route { object.set("route", .string(route)) }
-                    if let url = answer.newHolderUrl { object.set("newHolderUrl", .string(url)) }
-                }
-                Output.json(object)
-                return .success
-            }
-            if let note = verified.conductNote { Output.err(note) }
-            Output.out(String(decoding: CanonicalJSON.encode(result.json), as: UTF8.self))
-            Output.out(explanation)
-            if let binding {
-                let identities = verified.history.identities(onBinding: binding)
-                if identities.count > 1 {
-                    Output.out(
-                        "Mandates of \(identities.count) identities name \(binding): "
-                            + identities.map { "\($0.user) (accepted \($0.acceptedAt))" }.joined(separator: ", ") + ".")
-                }
-            }
-            if let answer {
-                if let write = answer.write {
-                    Output.out(
-                        "The backend would write bits \(write) now, authorized by \(answer.intended.authorizedBy).")
-                }
-                if let route = answer.route {
-                    Output.out("Route: \(route)\(answer.newHolderUrl.map { " — \($0)" } ?? "").")
-                }
-                for warning in answer.warnings { Output.out("warning: \(warning)") }
+                Output.json(report.json)
+            } else {
+                if let note = ledger.conductNote { Output.err(note) }
+                report.lines.forEach(Output.out)
             }
             return .success
         }

@@ -46,74 +46,18 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let verified = try VerifiedLedger(ledger, audit: audit, evaluationTime: at)
-            let history = verified.history
-            let unauthorized = verified.unauthorizedWrites
-            if let note = verified.conductNote { Output.err(note) }
-            if let binding, !history.knows(binding: binding) {
-                throw .data(
-                    "--binding \(binding): no mandate, verdict or write in this ledger names this device binding")
+            let ledger = try AuditedLedger.open(self.ledger, audit: audit, evaluationTime: at)
+            if let note = ledger.conductNote { Output.err(note) }
+            let report: ReconcileQuery.Report
+            do {
+                report = try ReconcileQuery(at: at, binding: binding).reconcile(ledger)
+            } catch {
+                throw .data(error.description)
             }
-            let written = history.lastWritten(at: at)
-            let bindings =
-                binding.map { [$0] }
-                ?? Array(history.bindings.union(history.facts.keys).union(history.lastWritten.keys)).sorted()
-            let rows = bindings.map { binding in
-                Reconciler.row(
-                    binding: binding, facts: history.facts[binding] ?? [], lastWritten: written[binding],
-                    revocations: history.revocations, at: at)
-            }
-            let pending = rows.filter { $0.write != nil }
-            let width = (bindings.map(\.count).max() ?? 7) + 2
-            let overdue = rows.filter(\.isOverdueClear)
             if json {
-                Output.json(
-                    JSONObject([
-                        ("at", .string(at.rfc3339)), ("bindings", .integer(Int64(rows.count))),
-                        ("pendingWrites", .integer(Int64(pending.count))),
-                        ("overdueClears", .integer(Int64(overdue.count))),
-                        ("conductFindings", .integer(Int64(verified.conductFindings.count))),
-                        (
-                            "rows",
-                            .array(
-                                rows.map { row in
-                                    var object = JSONObject([
-                                        ("binding", .string(row.binding)),
-                                        ("intended", .string(row.intended.bits.description)),
-                                        ("authorizedBy", .string(row.intended.authorizedBy)),
-                                        ("overdueClear", .bool(row.isOverdueClear)),
-                                    ])
-                                    object.set("lastWritten", row.lastWritten.map { .string($0.description) } ?? .null)
-                                    object.set("write", row.write.map { .string($0.description) } ?? .null)
-                                    let identities = history.identities(onBinding: row.binding)
-                                    if identities.count > 1 {
-                                        object.set("identities", .array(identities.map { .string($0.user) }))
-                                    }
-                                    object.set(
-                                        "correctsUnauthorizedWrites",
-                                        .array((unauthorized[row.binding] ?? []).map { .integer($0) }))
-                                    return .object(object)
-                                })
-                        ),
-                    ]))
-                return .success
-            }
-            Output.out(
-                "reconcile at \(at): \(rows.count) bindings, \(pending.count) pending writes, \(overdue.count) overdue clears"
-            )
-            Output.out("binding".padded(to: width) + "last  intended  write  authorizedBy")
-            for row in rows where all || row.write != nil || binding != nil {
-                let last = row.lastWritten?.description ?? "--"
-                let write = row.write?.description ?? "none"
-                var mark = row.isOverdueClear ? "  (overdue clear)" : ""
-                let identities = history.identities(onBinding: row.binding).count
-                if identities > 1 { mark += "  (mandates of \(identities) identities)" }
-                if let entries = unauthorized[row.binding], row.write != nil {
-                    mark += "  (corrects unauthorized write \(entries.map { "#\($0)" }.joined(separator: ", ")))"
-                }
-                Output.out(
-                    row.binding.padded(to: width) + last.padded(to: 6) + row.intended.bits.description.padded(to: 10)
-                        + write.padded(to: 7) + row.intended.authorizedBy + mark)
+                Output.json(report.json)
+            } else {
+                report.lines(all: all || binding != nil).forEach(Output.out)
             }
             return .success
         }

@@ -12,7 +12,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle docs
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -62,11 +62,16 @@ example:
 	ONYM_LEDGER=$(abspath $(BIN)) ledger-example/replay.sh $(abspath $(EXAMPLE))
 	$(BIN) repack $(EXAMPLE)
 
-## The test suite, then a short run of the git-object fuzzer (the long one: make fuzz-git).
+## The test suite, a short run of the git-object fuzzer (the long one: make fuzz-git), and the docs build.
 TEST_FUZZ_SECONDS ?= 15
 test: deps
 	$(SWIFT) test
 	scripts/fuzz-git-objects $(TEST_FUZZ_SECONDS)
+	scripts/build-docs
+
+## The DocC documentation of the library modules, as static sites in .build/docs (fails on a broken link).
+docs: deps
+	scripts/build-docs
 
 ## Reformat the sources with the checked-in .swift-format.
 format:

@@ -84,7 +84,7 @@ struct CommitLoader {
     }
 
     /// Merge-joins the old and new trees, reading only trees that changed. Every new tree is checked in
-    /// its raw form first (``CanonicalTree``), and its size, entry count and depth are bounded before
+    /// its raw form first (`CanonicalTree`), and its size, entry count and depth are bounded before
     /// anything below it is read.
     private func collectChanges(old: ObjectID?, new: ObjectID?, prefix: String, depth: Int, into walk: inout TreeWalk)
         throws(GitError)

@@ -3,7 +3,7 @@ public import LedgerStore
 
 /// Everything one commit brings, loaded and pre-checked, for the policies to judge.
 ///
-/// Built by ``CommitLoader``: git reads on the calling thread, then parsing, hashing and signature
+/// Built by `CommitLoader`: git reads on the calling thread, then parsing, hashing and signature
 /// verification for the commit's files on both cores. Policies only read it.
 public struct CommitStep: Sendable {
     /// The commit's position in history (0 = root).
@@ -60,7 +60,7 @@ public struct LoadedFile: Sendable {
     public let bytes: [UInt8]
     public let isCanonical: Bool
     public var content: Result<FileContent, LedgerFormatError>
-    /// Signature checks done on the worker threads (filled in by ``CommitLoader``).
+    /// Signature checks done on the worker threads (filled in by `CommitLoader`).
     public var checks = RecordChecks()
 }
 

@@ -28,7 +28,7 @@ public struct BatchItem: Sendable {
     }
 }
 
-/// Turns input files into batch items, recognizing each record's kind by its shape (``InputKind``, the
+/// Turns input files into batch items, recognizing each record's kind by its shape (`InputKind`, the
 /// rule `inspect` uses too).
 public enum BatchImporter {
     /// - Parameters:

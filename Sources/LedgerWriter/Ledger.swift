@@ -269,7 +269,7 @@ extension Ledger {
         ReplayStateCache.shared.flush()
     }
 
-    /// Repacks the ledger into one pack (see ``Repository/repackAll(tip:)``) under the writer lock, so no
+    /// Repacks the ledger into one pack (see `Repository.repackAll(tip:)`) under the writer lock, so no
     /// append runs meanwhile; returns packs replaced.
     public static func repack(path: String) throws(AppendError) -> Int {
         try writing(path) { _ in

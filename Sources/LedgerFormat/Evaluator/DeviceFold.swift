@@ -24,7 +24,7 @@ public enum DeviceFold {
     ///   a verdict delivered twice counts once.
     /// * F2: a revoked authority's verdicts decided at or after the revocation's effective time are
     ///   not executed (``DesignationRevocation``).
-    /// * F3–F8: each case is folded on its own in decision order (``CaseHistory``).
+    /// * F3–F8: each case is folded on its own in decision order (`CaseHistory`).
     /// * F11: the marks aggregate over cases; `authorizedBy` is the newest in-force ban, else the
     ///   newest open case, else the latest step at or before T, else `reconciliation`.
     public static func evaluate(

@@ -157,7 +157,7 @@ public final class Repository {
 
     /// The commit's `gpgsig` signature and the exact bytes it signs, or nil for an unsigned commit, as
     /// libgit2 computes them — for objects on disk only: libgit2 1.5 reads past the end of in-memory
-    /// objects here. The ledger reads signatures with ``CommitSignatureSplit``; the tests compare the two.
+    /// objects here. The ledger reads signatures with `CommitSignatureSplit`; the tests compare the two.
     /// The corresponding C function is `git_commit_extract_signature`.
     public func extractSignature(_ id: ObjectID) throws(GitError) -> (signature: String, signedData: [UInt8])? {
         var signature = git_buf()

@@ -17,7 +17,7 @@ public struct InspectionReport: Sendable {
         public let reason: String
     }
 
-    /// The input kind (``InputKind``), as `append --kind` names it.
+    /// The input kind (`InputKind`), as `append --kind` names it.
     public let kind: InputKind
     /// Whether the bytes are already canonical JSON. Not a finding: `append` stores the canonical form
     /// (manifests excepted: their exact bytes are what is hashed and stored).
@@ -33,7 +33,7 @@ public struct InspectionReport: Sendable {
 }
 
 /// Inspects one input file with the rules `append` applies to it, under the same names: the shape
-/// recognition and decoders (``InputKind``), signatures, verdict validation, chain hashes. What needs the
+/// recognition and decoders (`InputKind`), signatures, verdict validation, chain hashes. What needs the
 /// ledger (references, scopes, time windows, the replay) is `append`'s and `verify`'s to judge; what
 /// needs a key or a mandate the file does not carry is listed as unchecked.
 public enum RecordInspector {
@@ -53,7 +53,7 @@ public enum RecordInspector {
         public init() {}
     }
 
-    /// - Throws: ``LedgerFormatError`` when the bytes are not JSON or match no input kind (the CLI's
+    /// - Throws: `LedgerFormatError` when the bytes are not JSON or match no input kind (the CLI's
     ///   exit 65); every rule a readable input breaks is a finding instead.
     public static func inspect(_ bytes: [UInt8], options: Options = Options()) throws(LedgerFormatError)
         -> InspectionReport

@@ -3,7 +3,7 @@ import LedgerFormat
 
 /// DESIGN §4: a stored record's bytes must *be* canonical JSON — the verifier rejects, it never
 /// normalizes. Manifests are exact published bytes and are exempt. `keys/allowed_signers` must be in
-/// the writer's form (``AllowedSigners/isWriterForm(_:)``), which `ssh-keygen -Y verify` accepts too.
+/// the writer's form (`AllowedSigners/isWriterForm(_:)`), which `ssh-keygen -Y verify` accepts too.
 public struct CanonicalFormPolicy: LedgerPolicy {
     public static let name = "CanonicalFormPolicy"
 

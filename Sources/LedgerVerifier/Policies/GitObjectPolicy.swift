@@ -2,9 +2,9 @@ import LedgerFormat
 import LedgerStore
 
 /// Issue 12, "only canonical git objects" and "bounded work on hostile input": every tree a commit
-/// adds is in the form `git fsck --strict` demands (``CanonicalTree``), with the modes a ledger uses,
-/// no deeper than ``CommitLoader/maxTreeDepth``, no larger than ``CommitLoader/maxTreeBytes``, and the
-/// commit changes at most ``CommitLoader/maxFilesPerCommit`` entries. Such objects are refused before
+/// adds is in the form `git fsck --strict` demands (`CanonicalTree`), with the modes a ledger uses,
+/// no deeper than `CommitLoader/maxTreeDepth`, no larger than `CommitLoader/maxTreeBytes`, and the
+/// commit changes at most `CommitLoader/maxFilesPerCommit` entries. Such objects are refused before
 /// anything below them is read, so the verifier and stock git never see two different ledgers.
 public struct GitObjectPolicy: LedgerPolicy {
     public static let name = "GitObjectPolicy"

@@ -4,7 +4,7 @@ import LedgerStore
 /// Onym-wire §9, profile §6 item 4: designation revocation is bounded and auditable. Status attempts
 /// and revocation determinations are signed by this ledger's interface (its countersigning key for
 /// the authority), compromise reports by the authority's operator key; and every determination is
-/// justified by the triggers it cites (``DesignationRevocation/unjustified(_:reports:attempts:allAttempts:manifests:)``).
+/// justified by the triggers it cites (`DesignationRevocation/unjustified(_:reports:attempts:allAttempts:manifests:)`).
 public struct RevocationPolicy: LedgerPolicy {
     public static let name = "RevocationPolicy"
 

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerStore
+import LedgerStore
 
 /// One record of a batch, decoded from an input file, with the file it came from.
 public struct BatchItem: Sendable {

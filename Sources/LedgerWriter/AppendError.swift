@@ -1,10 +1,19 @@
 public import LedgerFormat
-import LedgerStore
+public import LedgerStore
 public import LedgerVerifier
 
 /// Why a batch (or an init, or a rotation) was refused: which input file, which record, which rule.
 /// Nothing was written when this is thrown.
 public struct AppendError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure this is, for the exit code: a refusal (a policy or a planning rule) or a
+    /// ledger git cannot read or write are the input's (65); anything else is a bug (70).
+    public enum Kind: Sendable {
+        case refused
+        /// libgit2 failed; ``gitError`` keeps its code and message.
+        case git
+        case internalError
+    }
+
     /// The input file (or `-` for standard input, or the verb's argument) the problem is in.
     public let source: String
     /// The record's ref, sequence or JSON path within the file, when known.
@@ -13,6 +22,9 @@ public struct AppendError: Error, CustomStringConvertible, Sendable {
     /// or a rule of planning itself (`append.idempotencyKeyReused`, `format.*` for input that does not parse).
     public let rule: String
     public let reason: String
+    public private(set) var kind = Kind.refused
+    /// The libgit2 error behind a ``Kind/git`` failure, with its code.
+    public private(set) var gitError: GitError?
     /// When the verifier's policies refused the batch: every finding (the first is ``rule``/``reason``).
     public private(set) var findings: [PolicyFailure] = []
     /// The input file of each finding, in order.
@@ -23,6 +35,34 @@ public struct AppendError: Error, CustomStringConvertible, Sendable {
         self.record = record
         self.rule = rule
         self.reason = reason
+    }
+
+    /// A libgit2 failure reading or writing the ledger at `source`, its code kept.
+    public static func git(_ error: GitError, source: String, record: String? = nil) -> AppendError {
+        var failure = AppendError(source: source, record: record, rule: "git", reason: error.description)
+        failure.kind = .git
+        failure.gitError = error
+        return failure
+    }
+
+    /// Any failure the writer has no rule for: a bug, never the input's fault. Nothing was written.
+    public static func internalError(_ error: any Error, source: String) -> AppendError {
+        var failure = AppendError(source: source, rule: "internal", reason: "\(error)")
+        failure.kind = .internalError
+        return failure
+    }
+
+    /// Sorts an error a write step threw: an ``AppendError`` as it is, libgit2's with its code, a
+    /// decoding failure of a ledger file as a refusal under its rule, anything else internal.
+    static func from(_ error: any Error, source: String) -> AppendError {
+        switch error {
+        case let error as AppendError: error
+        case let error as GitError: .git(error, source: source)
+        case let error as LedgerFormatError: AppendError(source: source, error)
+        case let error as Verifier.InputError where error.kind == .unreadable:
+            AppendError(source: source, rule: "ledger.unreadable", reason: error.description)
+        default: .internalError(error, source: source)
+        }
     }
 
     /// The refusal of a batch whose commit the policies judged: each finding is named by the policy that

@@ -22,4 +22,22 @@ enum CrashPoint: String, CaseIterable {
         guard let armed, armed == point.rawValue else { return }
         kill(getpid(), SIGKILL)
     }
+
+    /// Test-only fault injection: when `ONYM_LEDGER_UNSAFE_TEST_FAULT_AT` names a step, reaching it throws
+    /// an error the writer has no rule for — how the tests reach the internal-error path (exit 70) and see
+    /// that nothing was written.
+    struct InjectedFault: Error, CustomStringConvertible {
+        let point: String
+        var description: String { "an injected fault at \(point) (ONYM_LEDGER_UNSAFE_TEST_FAULT_AT)" }
+    }
+
+    private static let faultArmed: String? = {
+        guard let value = getenv("ONYM_LEDGER_UNSAFE_TEST_FAULT_AT") else { return nil }
+        return String(cString: value)
+    }()
+
+    static func fault(_ point: CrashPoint) throws(InjectedFault) {
+        guard let faultArmed, faultArmed == point.rawValue else { return }
+        throw InjectedFault(point: point.rawValue)
+    }
 }

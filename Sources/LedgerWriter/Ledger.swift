@@ -161,10 +161,8 @@ public enum Ledger {
                     return try attempt(number)
                 } catch let error as GitError where isLostRace(error) {
                     backOff(number)
-                } catch let error as AppendError {
-                    throw error
                 } catch {
-                    throw AppendError(source: path, rule: "git", reason: "\(error)")
+                    throw AppendError.from(error, source: path)
                 }
             }
             throw AppendError(
@@ -202,6 +200,7 @@ public enum Ledger {
             throw AppendError(refusing: refusals, sources: sources, otherwise: fallback)
         }
         CrashPoint.reach(.afterValidation)
+        try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
         // The state files are written when the process exits (ReplayStateCache); the replay part only if
         // this batch added to it.
@@ -235,7 +234,7 @@ public enum Ledger {
         do {
             return try Repository.open(path).gitDirectory
         } catch {
-            throw AppendError(source: path, rule: "git", reason: "\(error)")
+            throw AppendError.git(error, source: path)
         }
     }
 

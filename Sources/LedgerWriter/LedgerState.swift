@@ -57,7 +57,7 @@ public final class LedgerState {
         } catch let error as LedgerFormatError {
             throw AppendError(source: source, record: tip.hex, error)
         } catch {
-            throw AppendError(source: source, record: tip.hex, rule: "git", reason: "\(error)")
+            throw AppendError.from(error, source: source)
         }
     }
 
@@ -67,7 +67,7 @@ public final class LedgerState {
         do {
             return try repository.entry(at: path, inTree: rootTree) != nil
         } catch {
-            throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
+            throw AppendError.git(error, source: repository.path, record: path)
         }
     }
 
@@ -76,7 +76,7 @@ public final class LedgerState {
             guard let entry = try repository.entry(at: path, inTree: rootTree), entry.kind == .blob else { return nil }
             return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
         } catch {
-            throw AppendError(source: repository.path, record: path, rule: "git", reason: error.description)
+            throw AppendError.git(error, source: repository.path, record: path)
         }
     }
 
@@ -133,7 +133,7 @@ public final class LedgerState {
                 seen += 1
             }
         } catch {
-            throw AppendError(source: repository.path, record: current?.hex, rule: "git", reason: error.description)
+            throw AppendError.git(error, source: repository.path, record: current?.hex)
         }
         return nil
     }

@@ -92,3 +92,39 @@ struct PackHintTests {
         #expect(!second.stderr.contains("hint:"), "\(second.stderr)")
     }
 }
+
+/// Issue 13: errors keep their kind from libgit2 to the exit code, and the internal-error path is real.
+@Suite("Writer errors to exit codes")
+struct WriterErrorTests {
+    @Test func aFaultTheWriterHasNoRuleForExits70AndWritesNothing() {
+        let scenario = LedgerScenario()
+        let tip = scenario.tip
+        let arguments = [
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-09T00:00:00Z",
+            scenario.file(scenario.mandate()),
+        ]
+        let faulted = CLI.run(arguments, environment: ["ONYM_LEDGER_UNSAFE_TEST_FAULT_AT": "afterValidation"])
+        #expect(faulted.status == 70, "\(faulted.stderr)")
+        #expect(faulted.stderr.contains("internal error (a bug; nothing was written)"), "\(faulted.stderr)")
+        #expect(scenario.tip == tip)
+        #expect(CLI.run(arguments).status == 0)
+    }
+
+    @Test func aLedgerGitCannotReadExits65WithLibgit2sWords() throws {
+        let scenario = LedgerScenario()
+        let packs = try FileManager.default.contentsOfDirectory(atPath: scenario.ledger + "/objects/pack")
+            .filter { $0.hasSuffix(".pack") }
+        #expect(!packs.isEmpty)
+        for pack in packs {
+            let path = scenario.ledger + "/objects/pack/" + pack
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        }
+        let result = CLI.run([
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-09T00:00:00Z",
+            scenario.file(scenario.mandate()),
+        ])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains(": git: "), "\(result.stderr)")
+    }
+}

@@ -88,8 +88,14 @@ enum CommonOptions {
 }
 
 extension CLIError {
-    /// A refused batch, init or rotation: exit 65, the message naming file, record and rule.
+    /// A refused batch, init or rotation, or a ledger git cannot read or write: exit 65, the message
+    /// naming file, record and rule. A failure the writer has no rule for is a bug: exit 70.
     init(_ error: AppendError) {
-        self.init(message: error.description, exitCode: .dataError)
+        switch error.kind {
+        case .refused, .git: self.init(message: error.description, exitCode: .dataError)
+        case .internalError:
+            self.init(
+                message: "internal error (a bug; nothing was written): \(error.description)", exitCode: .internalError)
+        }
     }
 }

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerStore
+import LedgerStore
 
 /// Loads the vendor's commit-signing key from an OpenSSH ed25519 private-key file, so a vendor
 /// can sign with the key git already uses (DESIGN §5).

@@ -1,6 +1,6 @@
 import LedgerFormat
-public import LedgerStore
-public import LedgerVerifier
+import LedgerStore
+import LedgerVerifier
 
 #if canImport(Glibc)
     import Glibc

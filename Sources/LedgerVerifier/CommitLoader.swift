@@ -179,11 +179,12 @@ struct CommitLoader {
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: .success(.manifestSignature(bytes)))
-        case .record(.manifest, _):
+        case .record(let kind, _) where kind == AuthorityManifest.self:
+            // Exact published bytes: hashed and stored as they are, never required to be canonical.
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
-                    .manifest(try AuthorityManifest(rawBytes: bytes))
+                    .record(try kind.init(storedBytes: bytes))
                 })
         default:
             break
@@ -198,14 +199,8 @@ struct CommitLoader {
         let content = result { () throws(LedgerFormatError) -> FileContent in
             switch meaning {
             case .descriptor: return .descriptor(try LedgerDescriptor(json: object))
-            case .record(.profile, _): return .profile(try EnforcementProfile(json: object))
-            case .record(.mandate, _): return .mandate(try Mandate(json: object))
-            case .record(.verdict, _): return .verdict(try Verdict(json: object))
-            case .record(.receipt, _): return .receipt(try VerdictReceipt(json: object))
+            case .record(let kind, _): return .record(try kind.init(storedBytes: bytes))
             case .logEntry: return .entry(try WriteLogEntry(json: object))
-            case .record(.statusAttempt, _): return .statusAttempt(try StatusAttempt(json: object))
-            case .record(.compromiseReport, _): return .compromiseReport(try CompromiseReport(json: object))
-            case .record(.revocation, _): return .revocation(try RevocationDetermination(json: object))
             default: preconditionFailure("handled above")
             }
         }
@@ -238,7 +233,7 @@ struct CommitLoader {
         }
         func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
             if let found = mandates[ref] ?? cache.mandates[ref] { return found }
-            let found = try earlier(LedgerLayout.recordPath(.mandate, ref)) {
+            let found = try earlier(LedgerLayout.recordPath(Mandate.self, ref)) {
                 try Mandate(json: try CanonicalJSON.parse($0))
             }
             mandates[ref] = found
@@ -247,7 +242,9 @@ struct CommitLoader {
         }
         func manifest(_ hash: ContentAddress) throws(GitError) -> AuthorityManifest? {
             if let found = manifests[hash] ?? cache.manifests[hash] { return found }
-            let found = try earlier(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
+            let found = try earlier(LedgerLayout.recordPath(AuthorityManifest.self, hash)) {
+                try AuthorityManifest(rawBytes: $0)
+            }
             manifests[hash] = found
             cache.manifests[hash] = found
             return found
@@ -263,7 +260,7 @@ struct CommitLoader {
             } else if let receipt = files[index].receipt {
                 var verdict = verdicts[receipt.verdictRef]
                 if verdict == nil {
-                    verdict = try earlier(LedgerLayout.recordPath(.verdict, receipt.verdictRef)) {
+                    verdict = try earlier(LedgerLayout.recordPath(Verdict.self, receipt.verdictRef)) {
                         try Verdict(json: try CanonicalJSON.parse($0))
                     }
                 }
@@ -283,14 +280,14 @@ struct CommitLoader {
                 for ref in revocation.evidence {
                     var report = files.lazy.compactMap(\.compromiseReport).first { $0.ref == ref }
                     if report == nil {
-                        report = try earlier(LedgerLayout.recordPath(.compromiseReport, ref)) {
+                        report = try earlier(LedgerLayout.recordPath(CompromiseReport.self, ref)) {
                             try CompromiseReport(json: try CanonicalJSON.parse($0))
                         }
                     }
                     if let report { files[index].checks.citedReports[ref] = report }
                     var attempt = files.lazy.compactMap(\.statusAttempt).first { $0.ref == ref }
                     if attempt == nil {
-                        attempt = try earlier(LedgerLayout.recordPath(.statusAttempt, ref)) {
+                        attempt = try earlier(LedgerLayout.recordPath(StatusAttempt.self, ref)) {
                             try StatusAttempt(json: try CanonicalJSON.parse($0))
                         }
                     }
@@ -306,25 +303,25 @@ struct CommitLoader {
         files = parallelMap(files) { file in
             var file = file
             switch file.content {
-            case .success(.mandate(let mandate)):
+            case .success(.record(let mandate as Mandate)):
                 file.checks.userSignature = mandate.userSignatureStatus
                 file.checks.interfaceSignature = mandate.interfaceSignatureStatus(
                     candidates: descriptor?.countersigningKeys(for: mandate.authority) ?? [])
                 file.checks.signaturesChecked = min(mandate.signatures.count, 2)
-            case .success(.verdict(let verdict)):
+            case .success(.record(let verdict as Verdict)):
                 if let manifest = file.checks.manifest {
                     file.checks.operatorSignature = verdict.signatureStatus(operatorKey: manifest.operatorKey)
                     file.checks.signaturesChecked = 1
                 }
-            case .success(.statusAttempt(let attempt)):
+            case .success(.record(let attempt as StatusAttempt)):
                 file.checks.recordSignature = attempt.signatureStatus(
                     keys: descriptor?.countersigningKeys(for: attempt.authority) ?? [])
                 file.checks.signaturesChecked = 1
-            case .success(.revocation(let revocation)):
+            case .success(.record(let revocation as RevocationDetermination)):
                 file.checks.recordSignature = revocation.signatureStatus(
                     keys: descriptor?.countersigningKeys(for: revocation.authority) ?? [])
                 file.checks.signaturesChecked = 1
-            case .success(.compromiseReport(let report)):
+            case .success(.record(let report as CompromiseReport)):
                 if let manifest = file.checks.manifest {
                     file.checks.recordSignature = report.signatureStatus(keys: [manifest.operatorKey])
                     file.checks.signaturesChecked = 1

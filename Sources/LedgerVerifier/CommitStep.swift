@@ -68,30 +68,15 @@ public struct LoadedFile: Sendable {
 public enum FileContent: Sendable {
     case descriptor(LedgerDescriptor)
     case allowedSigners(AllowedSigners)
-    case profile(EnforcementProfile)
-    case manifest(AuthorityManifest)
     case manifestSignature([UInt8])
-    case mandate(Mandate)
-    case verdict(Verdict)
-    case receipt(VerdictReceipt)
+    /// A record stored by content address (`StoredRecord`).
+    case record(any StoredRecord)
     case entry(WriteLogEntry)
-    case statusAttempt(StatusAttempt)
-    case compromiseReport(CompromiseReport)
-    case revocation(RevocationDetermination)
 
     /// The content address this content has, to compare with the file's name (nil: not addressed).
     public var address: ContentAddress? {
-        switch self {
-        case .profile(let profile): profile.ref
-        case .manifest(let manifest): manifest.hash
-        case .mandate(let mandate): mandate.ref
-        case .verdict(let verdict): verdict.ref
-        case .receipt(let receipt): receipt.verdictRef
-        case .statusAttempt(let record): record.ref
-        case .compromiseReport(let record): record.ref
-        case .revocation(let record): record.ref
-        default: nil
-        }
+        if case .record(let record) = self { return record.address }
+        return nil
     }
 }
 
@@ -116,18 +101,18 @@ public struct RecordChecks: Sendable {
 }
 
 extension LoadedFile {
-    public var mandate: Mandate? { if case .success(.mandate(let value)) = content { value } else { nil } }
-    public var verdict: Verdict? { if case .success(.verdict(let value)) = content { value } else { nil } }
-    public var receipt: VerdictReceipt? { if case .success(.receipt(let value)) = content { value } else { nil } }
+    /// The stored record this file holds, when it decoded as `T`.
+    public func record<T: StoredRecord>(_ type: T.Type = T.self) -> T? {
+        if case .success(.record(let record)) = content { return record as? T }
+        return nil
+    }
+
+    public var mandate: Mandate? { record() }
+    public var verdict: Verdict? { record() }
+    public var receipt: VerdictReceipt? { record() }
+    public var manifest: AuthorityManifest? { record() }
+    public var statusAttempt: StatusAttempt? { record() }
+    public var compromiseReport: CompromiseReport? { record() }
+    public var revocation: RevocationDetermination? { record() }
     public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
-    public var manifest: AuthorityManifest? { if case .success(.manifest(let value)) = content { value } else { nil } }
-    public var statusAttempt: StatusAttempt? {
-        if case .success(.statusAttempt(let value)) = content { value } else { nil }
-    }
-    public var compromiseReport: CompromiseReport? {
-        if case .success(.compromiseReport(let value)) = content { value } else { nil }
-    }
-    public var revocation: RevocationDetermination? {
-        if case .success(.revocation(let value)) = content { value } else { nil }
-    }
 }

@@ -48,14 +48,15 @@ extension ReplayState {
             summary.firstCommitTime = checkpoint.firstCommitTime
         } else {
             // The commit counts come from the caller's chain.
-            for bytes in try Self.records(.mandate, at: commit, repository: repository) {
+            for bytes in try Self.records(Mandate.self, at: commit, repository: repository) {
                 let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
                 state.bindings.insert(mandate.deviceBinding)
                 state.identities.add(mandate)
             }
             state.lastWritten = try Self.lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
             if let profile = state.descriptor?.profile,
-                let bytes = try repository.blob(at: LedgerLayout.recordPath(.profile, profile), inCommit: commit)
+                let bytes = try repository.blob(
+                    at: LedgerLayout.recordPath(EnforcementProfile.self, profile), inCommit: commit)
             {
                 state.profilePlatform = try? EnforcementProfile(json: try CanonicalJSON.parse(bytes)).platform
             }
@@ -66,19 +67,19 @@ extension ReplayState {
             return
         }
         state.facts = try Self.receivedVerdicts(at: commit, repository: repository)
-        state.manifests = try Self.records(.manifest, at: commit, repository: repository).map {
+        state.manifests = try Self.records(AuthorityManifest.self, at: commit, repository: repository).map {
             try AuthorityManifest(rawBytes: $0)
         }
-        state.statusAttempts = try Self.records(.statusAttempt, at: commit, repository: repository).map {
+        state.statusAttempts = try Self.records(StatusAttempt.self, at: commit, repository: repository).map {
             try StatusAttempt(json: try CanonicalJSON.parse($0))
         }
-        state.revocations = try Self.records(.revocation, at: commit, repository: repository).map {
+        state.revocations = try Self.records(RevocationDetermination.self, at: commit, repository: repository).map {
             try RevocationDetermination(json: try CanonicalJSON.parse($0)).effect
         }
     }
 
     /// Every `.json` record of one stored kind in the tree at `commit`.
-    private static func records(_ kind: LedgerLayout.StoredKind, at commit: ObjectID, repository: Repository) throws
+    private static func records(_ kind: any StoredRecord.Type, at commit: ObjectID, repository: Repository) throws
         -> [[UInt8]]
     {
         try repository.recordEntries(kind, inCommit: commit).map { (entry: TreeEntry) throws(GitError) in
@@ -91,12 +92,12 @@ extension ReplayState {
     private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
     {
         // Each kind listed once from its trees (name → object), then read by id: no path lookups.
-        func listing(_ kind: LedgerLayout.StoredKind) throws -> [String: ObjectID] {
+        func listing(_ kind: any StoredRecord.Type) throws -> [String: ObjectID] {
             var ids: [String: ObjectID] = [:]
             for entry in try repository.recordEntries(kind, inCommit: commit) { ids[entry.name] = entry.id }
             return ids
         }
-        let verdictIDs = try listing(.verdict)
+        let verdictIDs = try listing(Verdict.self)
         var mandateIDs: [String: ObjectID]?
         var manifestIDs: [String: ObjectID]?
         func read(_ id: ObjectID?) throws -> [UInt8]? {
@@ -105,19 +106,19 @@ extension ReplayState {
         var facts: [String: [VerdictFact]] = [:]
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for bytes in try Self.records(.receipt, at: commit, repository: repository) {
+        for bytes in try Self.records(VerdictReceipt.self, at: commit, repository: repository) {
             let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
             guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
             let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
             if mandates[verdict.mandateRef] == nil {
-                if mandateIDs == nil { mandateIDs = try listing(.mandate) }
+                if mandateIDs == nil { mandateIDs = try listing(Mandate.self) }
                 if let mandateBytes = try read(mandateIDs![verdict.mandateRef.hex + ".json"]) {
                     mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
                 }
             }
             guard let mandate = mandates[verdict.mandateRef] else { continue }
             if manifests[mandate.manifestHash] == nil {
-                if manifestIDs == nil { manifestIDs = try listing(.manifest) }
+                if manifestIDs == nil { manifestIDs = try listing(AuthorityManifest.self) }
                 if let manifestBytes = try read(manifestIDs![mandate.manifestHash.hex + ".json"]) {
                     manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
                 }

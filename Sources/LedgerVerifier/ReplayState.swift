@@ -75,18 +75,18 @@ public struct ReplayState: Sendable {
                 if descriptor == nil { descriptor = value }
             case .success(.allowedSigners(let value)):
                 signers = value
-            case .success(.mandate(let mandate)):
+            case .success(.record(let mandate as Mandate)):
                 bindings.insert(mandate.deviceBinding)
                 identities.add(mandate)
-            case .success(.manifest(let manifest)):
+            case .success(.record(let manifest as AuthorityManifest)):
                 manifests.append(manifest)
-            case .success(.statusAttempt(let attempt)):
+            case .success(.record(let attempt as StatusAttempt)):
                 statusAttempts.append(attempt)
-            case .success(.revocation(let revocation)):
+            case .success(.record(let revocation as RevocationDetermination)):
                 revocations.append(revocation.effect)
-            case .success(.receipt):
+            case .success(.record(is VerdictReceipt)):
                 if let fact = Self.fact(for: file) { facts[fact.deviceBinding, default: []].append(fact) }
-            case .success(.profile(let profile)):
+            case .success(.record(let profile as EnforcementProfile)):
                 if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
             default:
                 break

@@ -44,21 +44,27 @@ public final class VerifiedHistory {
 
     public func verdict(_ ref: ContentAddress) -> Verdict? {
         if let cached = verdicts[ref] { return cached }
-        let found = record(LedgerLayout.recordPath(.verdict, ref)) { try Verdict(json: try CanonicalJSON.parse($0)) }
+        let found = record(LedgerLayout.recordPath(Verdict.self, ref)) {
+            try Verdict(json: try CanonicalJSON.parse($0))
+        }
         verdicts[ref] = found
         return found
     }
 
     public func mandate(_ ref: ContentAddress) -> Mandate? {
         if let cached = mandateCache[ref] { return cached }
-        let found = record(LedgerLayout.recordPath(.mandate, ref)) { try Mandate(json: try CanonicalJSON.parse($0)) }
+        let found = record(LedgerLayout.recordPath(Mandate.self, ref)) {
+            try Mandate(json: try CanonicalJSON.parse($0))
+        }
         mandateCache[ref] = found
         return found
     }
 
     public func manifest(_ hash: ContentAddress) -> AuthorityManifest? {
         if let cached = manifests[hash] { return cached }
-        let found = record(LedgerLayout.recordPath(.manifest, hash)) { try AuthorityManifest(rawBytes: $0) }
+        let found = record(LedgerLayout.recordPath(AuthorityManifest.self, hash)) {
+            try AuthorityManifest(rawBytes: $0)
+        }
         manifests[hash] = found
         return found
     }
@@ -94,7 +100,7 @@ public final class VerifiedHistory {
         if let mandateIndex { return mandateIndex }
         var byUser: [String: [Mandate]] = [:]
         var byBinding: [String: [Mandate]] = [:]
-        for entry in (try? repository.recordEntries(.mandate, inCommit: tip)) ?? [] {
+        for entry in (try? repository.recordEntries(Mandate.self, inCommit: tip)) ?? [] {
             guard let bytes = try? repository.readBlob(entry.id, limit: Limits.maxRecordBytes),
                 let mandate = try? Mandate(json: try CanonicalJSON.parse(bytes))
             else { continue }

@@ -174,7 +174,7 @@ public enum Verifier {
             summary.signaturesChecked += file.checks.signaturesChecked
             let kind: String
             switch file.meaning {
-            case .record(let stored, _): kind = stored.recordKind.rawValue
+            case .record(let stored, _): kind = stored.kindName
             case .logEntry: kind = RecordKind.writeLogEntry.rawValue
             default: continue
             }

@@ -38,7 +38,7 @@ struct BatchPlanner {
         var planner = BatchPlanner(state: state, at: at)
         for item in items {
             if case .profile(let profile) = item.content {
-                if try planner.add(LedgerLayout.recordPath(.profile, profile.ref), profile.json, item.source) {
+                if try planner.add(profile, item.source) {
                     planner.plan.counts.profiles += 1
                 }
             }
@@ -63,7 +63,7 @@ struct BatchPlanner {
         for item in items {
             if case .mandate(let mandate) = item.content {
                 planner.batchMandates[mandate.ref] = mandate
-                if try planner.add(LedgerLayout.recordPath(.mandate, mandate.ref), mandate.json, item.source) {
+                if try planner.add(mandate, item.source) {
                     planner.plan.counts.mandates += 1
                 }
             }
@@ -80,8 +80,7 @@ struct BatchPlanner {
         }
         for item in items {
             if case .receipt(let receipt) = item.content {
-                let path = LedgerLayout.recordPath(.receipt, receipt.verdictRef)
-                if try planner.add(path, receipt.json, item.source, record: receipt.verdictRef.hex) {
+                if try planner.add(receipt, item.source) {
                     planner.plan.counts.receipts += 1
                 }
             }
@@ -90,14 +89,11 @@ struct BatchPlanner {
             let planned: Bool
             switch item.content {
             case .statusAttempt(let attempt):
-                planned = try planner.add(
-                    LedgerLayout.recordPath(.statusAttempt, attempt.ref), attempt.json, item.source)
+                planned = try planner.add(attempt, item.source)
             case .compromiseReport(let report):
-                planned = try planner.add(
-                    LedgerLayout.recordPath(.compromiseReport, report.ref), report.json, item.source)
+                planned = try planner.add(report, item.source)
             case .revocation(let revocation):
-                planned = try planner.add(
-                    LedgerLayout.recordPath(.revocation, revocation.ref), revocation.json, item.source)
+                planned = try planner.add(revocation, item.source)
             default: continue
             }
             if planned { planner.plan.counts.revocationRecords += 1 }
@@ -173,13 +169,18 @@ struct BatchPlanner {
         try add(path, CanonicalJSON.encode(json), source, record: record, mayExist: mayExist)
     }
 
+    /// Plans a stored record at its content address (``StoredRecord``).
+    private mutating func add(_ record: some StoredRecord, _ source: String) throws(AppendError) -> Bool {
+        try add(LedgerLayout.recordPath(of: record), record.storedBytes, source, record: record.address.hex)
+    }
+
     // MARK: - Records
 
     private mutating func addManifest(_ manifest: AuthorityManifest, signature: [UInt8]?, source: String)
         throws(AppendError)
     {
         batchManifests[manifest.hash] = manifest
-        if try add(LedgerLayout.recordPath(.manifest, manifest.hash), manifest.rawBytes, source) {
+        if try add(manifest, source) {
             plan.counts.manifests += 1
         }
         if let signature {
@@ -192,7 +193,7 @@ struct BatchPlanner {
     /// then (`stored` until `executeAfter`, else `queued`).
     private mutating func addVerdict(_ verdict: Verdict, source: String) throws(AppendError) {
         guard batchVerdicts.insert(verdict.ref).inserted else { return }
-        guard try add(LedgerLayout.recordPath(.verdict, verdict.ref), verdict.json, source) else { return }
+        guard try add(verdict, source) else { return }
         plan.counts.verdicts += 1
         guard !explicitReceipts.contains(verdict.ref) else { return }
         // Without its mandate and manifest no status can be derived: the verdict goes unreceipted and the
@@ -209,7 +210,7 @@ struct BatchPlanner {
             (try? VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: at, signature: .valid)
             .get())?.receiptStatus ?? .queued
         let receipt = VerdictReceipt(verdictRef: verdict.ref, status: status, receivedAt: at)
-        if try add(LedgerLayout.recordPath(.receipt, verdict.ref), receipt.json, source) {
+        if try add(receipt, source) {
             plan.counts.receipts += 1
         }
     }

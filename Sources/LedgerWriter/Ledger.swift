@@ -59,7 +59,7 @@ public enum Ledger {
             var files: [(path: String, bytes: [UInt8])] = []
             if let profile {
                 descriptor.profile = profile.ref
-                files.append((LedgerLayout.recordPath(.profile, profile.ref), CanonicalJSON.encode(profile.json)))
+                files.append((LedgerLayout.recordPath(of: profile), profile.storedBytes))
             }
             files.append((LedgerLayout.descriptorPath, CanonicalJSON.encode(descriptor.json)))
             files.append(

@@ -55,7 +55,7 @@ public enum LedgerBrowser {
                 return .file(path: entryPath, bytes: bytes)
             }
             if let address = ContentAddress(hex: ref) {
-                for kind in LedgerLayout.StoredKind.allCases {
+                for kind in StoredRecords.kinds {
                     let recordPath = LedgerLayout.recordPath(kind, address)
                     if let bytes = try repository.blob(at: recordPath, inCommit: tip) {
                         return .file(path: recordPath, bytes: bytes)
@@ -98,8 +98,8 @@ public enum LedgerBrowser {
         let first = String(prefix.prefix(2))
         let second = String(prefix.dropFirst(2).prefix(2))
         var paths: [String] = []
-        for kind in LedgerLayout.StoredKind.allCases {
-            let folder = "\(kind.rawValue)/\(first)/\(second)"
+        for kind in StoredRecords.kinds {
+            let folder = "\(kind.folder)/\(first)/\(second)"
             guard let entry = try repository.entry(at: folder, inCommit: tip), entry.kind == .tree else { continue }
             for file in try repository.treeEntries(entry.id)
             where file.name.hasPrefix(prefix) && file.name.hasSuffix(".json") {

@@ -82,7 +82,7 @@ public final class LedgerState {
 
     public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? {
         if let cached = mandateCache[ref] { return cached }
-        guard let bytes = try file(LedgerLayout.recordPath(.mandate, ref)) else { return nil }
+        guard let bytes = try file(LedgerLayout.recordPath(Mandate.self, ref)) else { return nil }
         do {
             let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
             mandateCache[ref] = mandate
@@ -94,7 +94,7 @@ public final class LedgerState {
 
     public func manifest(_ hash: ContentAddress) throws(AppendError) -> AuthorityManifest? {
         if let cached = manifestCache[hash] { return cached }
-        guard let bytes = try file(LedgerLayout.recordPath(.manifest, hash)) else { return nil }
+        guard let bytes = try file(LedgerLayout.recordPath(AuthorityManifest.self, hash)) else { return nil }
         do {
             let manifest = try AuthorityManifest(rawBytes: bytes)
             manifestCache[hash] = manifest

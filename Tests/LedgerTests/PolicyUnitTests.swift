@@ -26,6 +26,10 @@ struct PolicyUnitTests {
     static let mandates = FixtureLedger.mandates
     static let verdicts = FixtureLedger.verdicts.map { try! Verdict(json: $0) }
 
+    static func stored(_ record: some StoredRecord) -> (String, [UInt8]) {
+        (LedgerLayout.recordPath(of: record), record.storedBytes)
+    }
+
     static func entryFile(_ entry: WriteLogEntry) -> (String, [UInt8]) {
         (LedgerLayout.logEntryPath(entry.sequence), CanonicalJSON.encode(entry.json))
     }
@@ -53,7 +57,7 @@ struct PolicyUnitTests {
             files: { last in
                 let mandate = mandate("enrollment:device-5")
                 return [
-                    (LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate)),
+                    stored(try! Mandate(json: mandate)),
                     entryFile(TamperCorpus.write(7, after: last, binding: "enrollment:device-5", caseOpen: false)),
                 ]
             }, reasons: []),
@@ -69,7 +73,7 @@ struct PolicyUnitTests {
                     authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-6",
                     acceptedAt: "2026-08-12T02:00:10Z", countersign: false)
                 return [
-                    (LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))
+                    stored(try! Mandate(json: mandate))
                 ]
             }, reasons: ["the interface countersignature is missing"]),
         Vector(
@@ -77,7 +81,7 @@ struct PolicyUnitTests {
             files: { _ in
                 [
                     (
-                        LedgerLayout.recordPath(.mandate, ContentAddress(hashing: [1])),
+                        LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: [1])),
                         CanonicalJSON.encode(mandate("enrollment:device-7"))
                     )
                 ]
@@ -87,7 +91,7 @@ struct PolicyUnitTests {
             ]),
         Vector(
             policy: RecordSchemaPolicy(), name: "a verdict that is not JSON",
-            files: { _ in [(LedgerLayout.recordPath(.verdict, ContentAddress(hashing: [2])), Array("nope".utf8))] },
+            files: { _ in [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [2])), Array("nope".utf8))] },
             reasons: ["notAnObject: the top-level value must be a JSON object"]),
         Vector(
             policy: ReceiptPolicy(), name: "a receipt for no verdict",
@@ -95,7 +99,7 @@ struct PolicyUnitTests {
                 let receipt = VerdictReceipt(
                     verdictRef: ContentAddress(hashing: [3]), status: .queued,
                     receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
-                return [(LedgerLayout.recordPath(.receipt, receipt.verdictRef), CanonicalJSON.encode(receipt.json))]
+                return [stored(receipt)]
             }, reasons: ["names a verdict the ledger does not hold"]),
         Vector(
             policy: TreeWhitelistPolicy(), name: "a stray file",

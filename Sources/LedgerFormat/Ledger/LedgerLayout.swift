@@ -9,47 +9,27 @@ public enum LedgerLayout {
     public static let allowedSignersPath = "keys/allowed_signers"
     public static let branch = "refs/heads/main"
 
-    /// The record kinds stored by content address, and their folders.
-    public enum StoredKind: String, CaseIterable, Sendable {
-        case profile = "profiles"
-        case manifest = "manifests"
-        case mandate = "mandates"
-        case verdict = "verdicts"
-        case receipt = "receipts"
-        case statusAttempt = "status-attempts"
-        case compromiseReport = "compromise-reports"
-        case revocation = "revocations"
-
-        public var recordKind: RecordKind {
-            switch self {
-            case .statusAttempt: .statusAttempt
-            case .compromiseReport: .compromiseReport
-            case .revocation: .revocation
-            case .profile: .profile
-            case .manifest: .manifest
-            case .mandate: .mandate
-            case .verdict: .verdict
-            case .receipt: .receipt
-            }
-        }
-    }
-
     public static let logFolder = "log"
     /// Digits of a write-log entry's file name: sequences up to 10^16 − 1.
     public static let sequenceDigits = 16
 
     /// `<folder>/ab/cd/<hex>.json`.
-    public static func recordPath(_ kind: StoredKind, _ address: ContentAddress) -> String {
+    public static func recordPath(_ kind: any StoredRecord.Type, _ address: ContentAddress) -> String {
         let hex = address.hex
         let bytes = Array(hex.utf8)
         let first = String(decoding: bytes[0..<2], as: UTF8.self)
         let second = String(decoding: bytes[2..<4], as: UTF8.self)
-        return "\(kind.rawValue)/\(first)/\(second)/\(hex).json"
+        return "\(kind.folder)/\(first)/\(second)/\(hex).json"
+    }
+
+    /// Where `record` is stored.
+    public static func recordPath(of record: some StoredRecord) -> String {
+        recordPath(type(of: record), record.address)
     }
 
     /// The detached signature beside a manifest: `manifests/ab/cd/<hex>.sig`.
     public static func manifestSignaturePath(_ hash: ContentAddress) -> String {
-        let path = recordPath(.manifest, hash)
+        let path = recordPath(AuthorityManifest.self, hash)
         return String(path.dropLast(".json".count)) + ".sig"
     }
 
@@ -69,9 +49,19 @@ public enum LedgerLayout {
     public enum PathMeaning: Equatable, Sendable {
         case descriptor
         case allowedSigners
-        case record(StoredKind, ContentAddress)
+        case record(any StoredRecord.Type, ContentAddress)
         case manifestSignature(ContentAddress)
         case logEntry(Int64)
+
+        public static func == (lhs: PathMeaning, rhs: PathMeaning) -> Bool {
+            switch (lhs, rhs) {
+            case (.descriptor, .descriptor), (.allowedSigners, .allowedSigners): true
+            case (.record(let a, let x), .record(let b, let y)): a == b && x == y
+            case (.manifestSignature(let x), .manifestSignature(let y)): x == y
+            case (.logEntry(let x), .logEntry(let y)): x == y
+            default: false
+            }
+        }
     }
 
     /// Classifies a full file path. Only exact, canonical spellings match (lowercase hex, the
@@ -89,9 +79,9 @@ public enum LedgerLayout {
             else { return nil }
             return .logEntry(sequence)
         }
-        guard parts.count == 4, let kind = StoredKind(rawValue: parts[0]) else { return nil }
+        guard parts.count == 4, let kind = StoredRecords.kind(inFolder: parts[0]) else { return nil }
         let name = parts[3]
-        if kind == .manifest, name.hasSuffix(".sig") {
+        if kind == AuthorityManifest.self, name.hasSuffix(".sig") {
             guard let hash = ContentAddress(hex: String(name.dropLast(4))), manifestSignaturePath(hash) == path else {
                 return nil
             }

@@ -38,7 +38,4 @@ public struct VerdictReceipt: Sendable {
             ("receivedAt", .string(receivedAt.rfc3339)),
         ])
     }
-
-    /// The receipt's content address: SHA-256 of its canonical bytes.
-    public var address: ContentAddress { SHA256.hash(CanonicalJSON.encode(json)) }
 }

@@ -3,10 +3,10 @@ import LedgerFormat
 extension Repository {
     /// The record files of one stored kind in `commit`'s tree: the `.json` blobs of its two-level
     /// fan-out folders (`verdicts/ab/cd/<hex>.json`), in path order.
-    public func recordEntries(_ kind: LedgerLayout.StoredKind, inCommit commit: ObjectID) throws(GitError)
+    public func recordEntries(_ kind: any StoredRecord.Type, inCommit commit: ObjectID) throws(GitError)
         -> [TreeEntry]
     {
-        try jsonFilesTwoLevelsBelow(kind.rawValue, inCommit: commit)
+        try jsonFilesTwoLevelsBelow(kind.folder, inCommit: commit)
     }
 
     /// Every write-log entry file at `commit`, in sequence order (the log's folders and names are

@@ -17,9 +17,9 @@ public struct RevocationPolicy: LedgerPolicy {
             let interface: String?
             let record: String
             switch file.content {
-            case .success(.statusAttempt(let attempt)):
+            case .success(.record(let attempt as StatusAttempt)):
                 (interface, record) = (attempt.interface, attempt.ref.hex)
-            case .success(.compromiseReport(let report)):
+            case .success(.record(let report as CompromiseReport)):
                 (interface, record) = (nil, report.ref.hex)
                 if file.checks.manifest?.componentId != report.authority {
                     failures.append(
@@ -29,7 +29,7 @@ public struct RevocationPolicy: LedgerPolicy {
                         ))
                     continue
                 }
-            case .success(.revocation(let revocation)):
+            case .success(.record(let revocation as RevocationDetermination)):
                 (interface, record) = (revocation.interface, revocation.ref.hex)
                 if let reason = DesignationRevocation.unjustified(
                     revocation, reports: file.checks.citedReports, attempts: file.checks.citedAttempts,

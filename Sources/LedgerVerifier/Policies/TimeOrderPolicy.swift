@@ -26,12 +26,8 @@ extension FileContent {
     /// The decoded record, when its kind states times the window rule constrains.
     var timedRecord: (any TimedRecord)? {
         switch self {
-        case .mandate(let value): value
-        case .receipt(let value): value
+        case .record(let record): record as? any TimedRecord
         case .entry(let value): value
-        case .statusAttempt(let value): value
-        case .compromiseReport(let value): value
-        case .revocation(let value): value
         default: nil
         }
     }

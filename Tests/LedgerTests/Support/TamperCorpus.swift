@@ -28,11 +28,13 @@ enum TamperCorpus {
     static let mandates = FixtureLedger.mandates
     static let verdicts = FixtureLedger.verdicts.map { try! Verdict(json: $0) }
 
-    static func mandatePath(_ index: Int) -> String { LedgerLayout.recordPath(.mandate, mandates[index].ref) }
-    static func verdictPath(_ index: Int) -> String { LedgerLayout.recordPath(.verdict, verdicts[index].ref) }
-    static func receiptPath(_ index: Int) -> String { LedgerLayout.recordPath(.receipt, verdicts[index].ref) }
+    static func mandatePath(_ index: Int) -> String { LedgerLayout.recordPath(Mandate.self, mandates[index].ref) }
+    static func verdictPath(_ index: Int) -> String { LedgerLayout.recordPath(Verdict.self, verdicts[index].ref) }
+    static func receiptPath(_ index: Int) -> String {
+        LedgerLayout.recordPath(VerdictReceipt.self, verdicts[index].ref)
+    }
     static func entryPath(_ sequence: Int64) -> String { LedgerLayout.logEntryPath(sequence) }
-    static let manifestPath = LedgerLayout.recordPath(.manifest, FixtureLedger.authority.manifestHash)
+    static let manifestPath = LedgerLayout.recordPath(AuthorityManifest.self, FixtureLedger.authority.manifestHash)
     static let signaturePath = LedgerLayout.manifestSignaturePath(FixtureLedger.authority.manifestHash)
     static let mode: UInt32 = 0o100644
 
@@ -161,7 +163,7 @@ enum TamperCorpus {
             s in
             let impostor = FixtureAuthority(
                 componentId: FixtureLedger.authority.componentId, seed: FixtureSeed.repeated(0x66))
-            add(s, [(LedgerLayout.recordPath(.manifest, impostor.manifestHash), impostor.manifestBytes)])
+            add(s, [(LedgerLayout.recordPath(AuthorityManifest.self, impostor.manifestHash), impostor.manifestBytes)])
         },
         Attack(
             name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
@@ -199,7 +201,7 @@ enum TamperCorpus {
             interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
             attemptedAt: attemptedAt)
         let ref = try! StatusAttempt(json: attempt).ref
-        add(surgeon, [(LedgerLayout.recordPath(.statusAttempt, ref), CanonicalJSON.encode(attempt))])
+        add(surgeon, [(LedgerLayout.recordPath(StatusAttempt.self, ref), CanonicalJSON.encode(attempt))])
     }
 
     // MARK: - Time travel (issue 12): every time within its commit's window, commit times never decreasing
@@ -404,7 +406,7 @@ enum TamperCorpus {
                 from: 0, edits: from(0, [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(pretty), mode: mode)]))
         },
         Attack(name: "renamed mandate file", policy: "ContentAddressPolicy") { s in
-            let other = LedgerLayout.recordPath(.mandate, ContentAddress(hashing: Array("other".utf8)))
+            let other = LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: Array("other".utf8)))
             s.rewrite(
                 from: 1,
                 edits: from(
@@ -426,7 +428,12 @@ enum TamperCorpus {
             s.rewrite(
                 from: 0,
                 edits: from(
-                    0, [.upsert(path: LedgerLayout.recordPath(.profile, profile.ref), id: s.blob(changed), mode: mode)])
+                    0,
+                    [
+                        .upsert(
+                            path: LedgerLayout.recordPath(EnforcementProfile.self, profile.ref), id: s.blob(changed),
+                            mode: mode)
+                    ])
             )
         },
         Attack(name: "mandate with a forged user signature", policy: "MandateSignaturePolicy") { s in
@@ -442,7 +449,13 @@ enum TamperCorpus {
                 authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-7",
                 acceptedAt: "2026-08-08T00:00:00Z", countersign: false)
             add(
-                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        CanonicalJSON.encode(mandate)
+                    )
+                ]
             )
         },
         Attack(name: "mandate countersigned by an epoch the descriptor does not list", policy: "MandateSignaturePolicy")
@@ -452,7 +465,13 @@ enum TamperCorpus {
                 authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-8",
                 acceptedAt: "2026-08-08T00:00:00Z", epoch: 3)
             add(
-                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        CanonicalJSON.encode(mandate)
+                    )
+                ]
             )
         },
         Attack(name: "mandate for another interface", policy: "MandateScopePolicy") { s in
@@ -461,11 +480,17 @@ enum TamperCorpus {
                 authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:device-9",
                 acceptedAt: "2026-08-08T00:00:00Z", edit: { $0.set("interface", .string("onym:component:other-app")) })
             add(
-                s, [(LedgerLayout.recordPath(.mandate, try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))]
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        CanonicalJSON.encode(mandate)
+                    )
+                ]
             )
         },
         Attack(name: "record that is not JSON", policy: "RecordSchemaPolicy") { s in
-            add(s, [(LedgerLayout.recordPath(.verdict, ContentAddress(hashing: [1])), Array("not json".utf8))])
+            add(s, [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [1])), Array("not json".utf8))])
         },
         Attack(name: "mandate of an unknown version", policy: "RecordSchemaPolicy") { s in
             var object = s.json(mandatePath(1))
@@ -475,7 +500,7 @@ enum TamperCorpus {
                 [
                     (
                         LedgerLayout.recordPath(
-                            .mandate,
+                            Mandate.self,
                             ContentAddress(hashing: CanonicalJSON.signingBytes(of: object, omitting: "signatures"))),
                         CanonicalJSON.encode(object)
                     )
@@ -483,7 +508,7 @@ enum TamperCorpus {
         },
         Attack(name: "deep JSON", policy: "RecordSchemaPolicy") { s in
             let deep = String(repeating: "{\"a\":", count: 200) + "1" + String(repeating: "}", count: 200)
-            add(s, [(LedgerLayout.recordPath(.mandate, ContentAddress(hashing: [2])), Array(deep.utf8))])
+            add(s, [(LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: [2])), Array(deep.utf8))])
         },
         Attack(name: "manifest with a bad detached signature", policy: "ManifestSignaturePolicy") { s in
             s.rewrite(
@@ -518,8 +543,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(.verdict, verdict.ref), CanonicalJSON.encode(resigned)),
-                    (LedgerLayout.recordPath(.receipt, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                    (LedgerLayout.recordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(resigned)),
+                    (LedgerLayout.recordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict with shifted banExpires (not re-signed)", policy: "VerdictAuthorityPolicy") { s in
@@ -531,8 +556,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(.verdict, ref), CanonicalJSON.encode(object)),
-                    (LedgerLayout.recordPath(.receipt, ref), CanonicalJSON.encode(receipt.json)),
+                    (LedgerLayout.recordPath(Verdict.self, ref), CanonicalJSON.encode(object)),
+                    (LedgerLayout.recordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict for a mandate the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
@@ -550,8 +575,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(.verdict, verdict.ref), CanonicalJSON.encode(verdict.json)),
-                    (LedgerLayout.recordPath(.receipt, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                    (LedgerLayout.recordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(verdict.json)),
+                    (LedgerLayout.recordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict whose consented manifest the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
@@ -572,7 +597,7 @@ enum TamperCorpus {
             let ref = ContentAddress(hashing: [4])
             let receipt = VerdictReceipt(
                 verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T00:00:00Z")!)
-            add(s, [(LedgerLayout.recordPath(.receipt, ref), CanonicalJSON.encode(receipt.json))])
+            add(s, [(LedgerLayout.recordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json))])
         },
         Attack(name: "receipt with the wrong status", policy: "ReceiptPolicy") { s in
             let wrong = VerdictReceipt(
@@ -596,7 +621,14 @@ enum TamperCorpus {
                     trigger: "authority-compromise",
                     effectiveAt: "2026-08-12T00:00:00Z", determinedAt: "2026-08-12T01:00:00Z",
                     evidence: [ContentAddress(hashing: [7])]))
-            add(s, [(LedgerLayout.recordPath(.revocation, revocation.ref), CanonicalJSON.encode(revocation.json))])
+            add(
+                s,
+                [
+                    (
+                        LedgerLayout.recordPath(RevocationDetermination.self, revocation.ref),
+                        CanonicalJSON.encode(revocation.json)
+                    )
+                ])
         },
         Attack(name: "status attempt signed by a stranger", policy: "RevocationPolicy") { s in
             let attempt = try! StatusAttempt(
@@ -604,7 +636,7 @@ enum TamperCorpus {
                     FixtureRecords.statusAttempt(
                         interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
                         attemptedAt: "2026-08-12T00:00:00Z"), with: stranger))
-            add(s, [(LedgerLayout.recordPath(.statusAttempt, attempt.ref), CanonicalJSON.encode(attempt.json))])
+            add(s, [(LedgerLayout.recordPath(StatusAttempt.self, attempt.ref), CanonicalJSON.encode(attempt.json))])
         },
         Attack(name: "compromise report signed by a stranger", policy: "RevocationPolicy") { s in
             let report = try! CompromiseReport(
@@ -613,7 +645,7 @@ enum TamperCorpus {
                         authority: FixtureLedger.authority, compromisedAt: "2026-08-11T00:00:00Z",
                         reportedAt: "2026-08-12T00:00:00Z"),
                     with: stranger))
-            add(s, [(LedgerLayout.recordPath(.compromiseReport, report.ref), CanonicalJSON.encode(report.json))])
+            add(s, [(LedgerLayout.recordPath(CompromiseReport.self, report.ref), CanonicalJSON.encode(report.json))])
         },
     ]
 
@@ -716,7 +748,7 @@ enum TamperCorpus {
     static let limits: [Attack] = [
         Attack(name: "oversized record", policy: "RecordLimitsPolicy") { s in
             let big = "{\"a\":\"" + String(repeating: "x", count: Limits.maxRecordBytes) + "\"}"
-            add(s, [(LedgerLayout.recordPath(.verdict, ContentAddress(hashing: [5])), Array(big.utf8))])
+            add(s, [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [5])), Array(big.utf8))])
         },
         Attack(name: "huge folder", policy: "RecordLimitsPolicy") { s in
             let blob = s.blob(Array("{}".utf8))

@@ -1,0 +1,99 @@
+/// A record the ledger stores by content address, at `<folder>/ab/cd/<address>.json` (issue 13: one
+/// record protocol). Each kind is one type conforming to it — its name, its folder, its schema, how it
+/// decodes from the stored bytes and how it is addressed — and one line in ``StoredRecords/kinds``.
+public protocol StoredRecord: Sendable {
+    /// The kind's name (`mandate`): in summaries, `inspect` and `verify`'s record counts.
+    static var kindName: String { get }
+    /// The folder its files live in (`mandates`).
+    static var folder: String { get }
+    /// Its JSON Schema in `schemas/` (`mandate.schema.json`).
+    static var schema: String { get }
+    /// Decodes the stored bytes: the strict parse and the kind's field rules.
+    init(storedBytes: [UInt8]) throws(LedgerFormatError)
+    /// The bytes the ledger stores: canonical JSON (a manifest: its exact published bytes).
+    var storedBytes: [UInt8] { get }
+    /// The content address its file is named by.
+    var address: ContentAddress { get }
+}
+
+extension StoredRecord {
+    public static var schema: String { kindName + ".schema.json" }
+}
+
+/// The registry of stored kinds: adding a kind is one line here (with its type, schema and policy).
+public enum StoredRecords {
+    public static let kinds: [any StoredRecord.Type] = [
+        EnforcementProfile.self, AuthorityManifest.self, Mandate.self, Verdict.self, VerdictReceipt.self,
+        StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self,
+    ]
+
+    /// The kind whose files live in `folder`.
+    public static func kind(inFolder folder: String) -> (any StoredRecord.Type)? {
+        kinds.first { $0.folder == folder }
+    }
+}
+
+/// A JSON record stored as its canonical bytes.
+protocol CanonicalStoredRecord: StoredRecord {
+    init(json: JSONObject) throws(LedgerFormatError)
+    var json: JSONObject { get }
+}
+
+extension CanonicalStoredRecord {
+    public init(storedBytes: [UInt8]) throws(LedgerFormatError) {
+        try self.init(json: try CanonicalJSON.parse(storedBytes))
+    }
+    public var storedBytes: [UInt8] { CanonicalJSON.encode(json) }
+}
+
+extension EnforcementProfile: CanonicalStoredRecord {
+    public static let kindName = "profile"
+    public static let folder = "profiles"
+    public var address: ContentAddress { ref }
+}
+
+extension AuthorityManifest: StoredRecord {
+    public static let kindName = "manifest"
+    public static let folder = "manifests"
+    /// A manifest is stored and hashed as the exact bytes its authority published.
+    public init(storedBytes: [UInt8]) throws(LedgerFormatError) { try self.init(rawBytes: storedBytes) }
+    public var storedBytes: [UInt8] { rawBytes }
+    public var address: ContentAddress { hash }
+}
+
+extension Mandate: CanonicalStoredRecord {
+    public static let kindName = "mandate"
+    public static let folder = "mandates"
+    public var address: ContentAddress { ref }
+}
+
+extension Verdict: CanonicalStoredRecord {
+    public static let kindName = "verdict"
+    public static let folder = "verdicts"
+    public var address: ContentAddress { ref }
+}
+
+extension VerdictReceipt: CanonicalStoredRecord {
+    public static let kindName = "receipt"
+    public static let folder = "receipts"
+    /// A receipt is named by the verdict it receipts: at most one per verdict, found without an index.
+    public var address: ContentAddress { verdictRef }
+}
+
+extension StatusAttempt: CanonicalStoredRecord {
+    public static let kindName = "status-attempt"
+    public static let folder = "status-attempts"
+    public var address: ContentAddress { ref }
+}
+
+extension CompromiseReport: CanonicalStoredRecord {
+    public static let kindName = "compromise-report"
+    public static let folder = "compromise-reports"
+    public var address: ContentAddress { ref }
+}
+
+extension RevocationDetermination: CanonicalStoredRecord {
+    public static let kindName = "revocation"
+    public static let folder = "revocations"
+    public var address: ContentAddress { ref }
+}

@@ -104,7 +104,7 @@ struct SyntheticLedger {
                     deviceBinding: "enrollment:bench-\(nextDevice)", acceptedAt: time.rfc3339)
                 let mandate = try Mandate(json: json)
                 mandates.append(mandate)
-                items.append(BatchItem(source: "mandate", content: .mandate(mandate)))
+                items.append(BatchItem(source: "mandate", content: .record(mandate)))
                 due.append(Pending(hour: hour, device: nextDevice, step: 0))
                 nextDevice += 1
             }

@@ -4,23 +4,26 @@ import LedgerStore
 /// One record of a batch, decoded from an input file, with the file it came from.
 public struct BatchItem: Sendable {
     public enum Content: Sendable {
-        case profile(EnforcementProfile)
+        /// A record stored as it is (``StoredRecord``): a profile, mandate, verdict, receipt, status
+        /// attempt, compromise report, revocation — or any kind registered later.
+        case record(any StoredRecord)
+        /// A manifest, with the detached signature that came beside it.
         case manifest(AuthorityManifest, detachedSignature: [UInt8]?)
-        case mandate(Mandate)
-        case verdict(Verdict)
         case submission(VerdictSubmission)
-        case receipt(VerdictReceipt)
         /// Entries that already carry sequence and chain hashes (a reference audit export).
         case chainedEntries([WriteLogEntry])
         /// Writes without chain fields, in order; the writer computes sequence and chain.
         case writeRequests([WriteRequest])
-        case statusAttempt(StatusAttempt)
-        case compromiseReport(CompromiseReport)
-        case revocation(RevocationDetermination)
     }
 
     public let source: String
     public let content: Content
+
+    /// The stored record this item carries, when it is a `T`.
+    public func record<T: StoredRecord>(_ type: T.Type = T.self) -> T? {
+        if case .record(let record) = content { return record as? T }
+        return nil
+    }
 
     public init(source: String, content: Content) {
         self.source = source
@@ -43,21 +46,18 @@ public enum BatchImporter {
             guard let object = parsed else {
                 return item(source, .writeRequests(try WriteRequest.lines(bytes)))
             }
+            if let stored = resolved.stored {
+                if stored == AuthorityManifest.self {
+                    return item(
+                        source, .manifest(try AuthorityManifest(rawBytes: bytes), detachedSignature: detachedSignature))
+                }
+                return item(source, .record(try stored.init(storedBytes: bytes)))
+            }
             switch resolved {
-            case .profile: return item(source, .profile(try EnforcementProfile(json: object)))
-            case .manifest:
-                return item(
-                    source, .manifest(try AuthorityManifest(rawBytes: bytes), detachedSignature: detachedSignature))
-            case .mandate: return item(source, .mandate(try Mandate(json: object)))
-            case .verdict: return item(source, .verdict(try Verdict(json: object)))
             case .verdictSubmission: return item(source, .submission(try VerdictSubmission(json: object)))
-            case .receipt: return item(source, .receipt(try VerdictReceipt(json: object)))
             case .auditExport: return item(source, .chainedEntries(try AuditExport(json: object).entries))
             case .writeLogEntry: return item(source, .chainedEntries([try WriteLogEntry(json: object)]))
-            case .writeRequests: return item(source, .writeRequests([try WriteRequest(json: object)]))
-            case .statusAttempt: return item(source, .statusAttempt(try StatusAttempt(json: object)))
-            case .compromiseReport: return item(source, .compromiseReport(try CompromiseReport(json: object)))
-            case .revocation: return item(source, .revocation(try RevocationDetermination(json: object)))
+            default: return item(source, .writeRequests([try WriteRequest(json: object)]))
             }
         } catch {
             throw AppendError(source: source, error)

@@ -12,10 +12,14 @@ public struct BatchPlan: Sendable {
         public var entries = 0
         /// Status attempts, compromise reports and revocation determinations.
         public var revocationRecords = 0
+        /// Records of any other stored kind.
+        public var otherRecords = 0
         /// Records that were already in the ledger (re-appends are no-ops).
         public var alreadyPresent = 0
 
-        public var total: Int { profiles + manifests + mandates + verdicts + receipts + entries + revocationRecords }
+        public var total: Int {
+            profiles + manifests + mandates + verdicts + receipts + entries + revocationRecords + otherRecords
+        }
     }
 
     public internal(set) var files: [(path: String, bytes: [UInt8])] = []
@@ -47,6 +51,7 @@ public struct BatchPlan: Sendable {
         add(counts.receipts, "receipt", "receipts")
         add(counts.entries, "write-log entry", "write-log entries")
         add(counts.revocationRecords, "revocation record", "revocation records")
+        add(counts.otherRecords, "other record", "other records")
         return "append: \(parts.joined(separator: ", "))\n\n\(trailers.text)"
     }
 }

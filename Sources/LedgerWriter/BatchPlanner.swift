@@ -37,7 +37,7 @@ struct BatchPlanner {
     {
         var planner = BatchPlanner(state: state, at: at)
         for item in items {
-            if case .profile(let profile) = item.content {
+            if let profile: EnforcementProfile = item.record() {
                 if try planner.add(profile, item.source) {
                     planner.plan.counts.profiles += 1
                 }
@@ -61,7 +61,7 @@ struct BatchPlanner {
             }
         }
         for item in items {
-            if case .mandate(let mandate) = item.content {
+            if let mandate: Mandate = item.record() {
                 planner.batchMandates[mandate.ref] = mandate
                 if try planner.add(mandate, item.source) {
                     planner.plan.counts.mandates += 1
@@ -69,34 +69,31 @@ struct BatchPlanner {
             }
         }
         for item in items {
-            if case .receipt(let receipt) = item.content { planner.explicitReceipts.insert(receipt.verdictRef) }
+            if let receipt: VerdictReceipt = item.record() { planner.explicitReceipts.insert(receipt.verdictRef) }
         }
         for item in items {
-            switch item.content {
-            case .verdict(let verdict): try planner.addVerdict(verdict, source: item.source)
-            case .submission(let submission): try planner.addVerdict(submission.verdict, source: item.source)
-            default: break
+            if let verdict: Verdict = item.record() { try planner.addVerdict(verdict, source: item.source) }
+            if case .submission(let submission) = item.content {
+                try planner.addVerdict(submission.verdict, source: item.source)
             }
         }
         for item in items {
-            if case .receipt(let receipt) = item.content {
+            if let receipt: VerdictReceipt = item.record() {
                 if try planner.add(receipt, item.source) {
                     planner.plan.counts.receipts += 1
                 }
             }
         }
+        // Every other stored kind is planned as it is, after the records it may cite.
         for item in items {
-            let planned: Bool
-            switch item.content {
-            case .statusAttempt(let attempt):
-                planned = try planner.add(attempt, item.source)
-            case .compromiseReport(let report):
-                planned = try planner.add(report, item.source)
-            case .revocation(let revocation):
-                planned = try planner.add(revocation, item.source)
-            default: continue
+            guard case .record(let record) = item.content, !Self.plannedAbove(record) else { continue }
+            if try planner.add(record, item.source) {
+                if record is StatusAttempt || record is CompromiseReport || record is RevocationDetermination {
+                    planner.plan.counts.revocationRecords += 1
+                } else {
+                    planner.plan.counts.otherRecords += 1
+                }
             }
-            if planned { planner.plan.counts.revocationRecords += 1 }
         }
         let requests = items.flatMap { item -> [WriteRequest] in
             if case .writeRequests(let requests) = item.content { return requests }
@@ -135,6 +132,11 @@ struct BatchPlanner {
             planner.plan.trailers.idempotencyKey = idempotencyKey
         }
         return planner.plan
+    }
+
+    /// The stored kinds the passes above plan in their own order (profiles, mandates, verdicts, receipts).
+    private static func plannedAbove(_ record: any StoredRecord) -> Bool {
+        record is EnforcementProfile || record is Mandate || record is Verdict || record is VerdictReceipt
     }
 
     // MARK: - Files

@@ -1,15 +1,40 @@
 /// The kinds of input file `append` accepts and `inspect` checks, recognized by shape: one rule for both
-/// verbs (issue 17: inspect and append agree).
-public enum InputKind: String, CaseIterable, Sendable {
-    case profile, manifest, mandate, verdict
-    case verdictSubmission = "verdict-submission"
-    case receipt
-    case auditExport = "audit-export"
-    case writeLogEntry = "write-log-entry"
-    case writeRequests = "write-requests"
-    case statusAttempt = "status-attempt"
-    case compromiseReport = "compromise-report"
-    case revocation
+/// verbs (issue 17: inspect and append agree). Every stored kind (``StoredRecords/kinds``) is one, named as
+/// the kind names itself; four more exist only as input.
+public struct InputKind: Sendable, Equatable, CustomStringConvertible {
+    /// The name `--kind` takes (`mandate`, `write-requests`).
+    public let rawValue: String
+    /// The stored kind this input is, when it is one.
+    public let stored: (any StoredRecord.Type)?
+
+    private init(_ name: String, stored: (any StoredRecord.Type)? = nil) {
+        rawValue = name
+        self.stored = stored
+    }
+
+    public static func == (lhs: InputKind, rhs: InputKind) -> Bool { lhs.rawValue == rhs.rawValue }
+    public var description: String { rawValue }
+
+    /// A verdict with its consented manifest (reference §3.6).
+    public static let verdictSubmission = InputKind("verdict-submission")
+    /// The reference's write-log export, entries with their chain hashes.
+    public static let auditExport = InputKind("audit-export")
+    /// One write-log entry with its chain hashes.
+    public static let writeLogEntry = InputKind("write-log-entry")
+    /// Writes without chain fields, one JSON object per line; the writer chains them.
+    public static let writeRequests = InputKind("write-requests")
+
+    public static func storedKind(_ kind: any StoredRecord.Type) -> InputKind { InputKind(kind.kindName, stored: kind) }
+    public static var manifest: InputKind { storedKind(AuthorityManifest.self) }
+
+    public static var allCases: [InputKind] {
+        StoredRecords.kinds.map(storedKind) + [verdictSubmission, auditExport, writeLogEntry, writeRequests]
+    }
+
+    public init?(rawValue: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
+    }
 
     /// Recognizes an input file: newline-delimited objects are write requests; otherwise the parsed
     /// object decides — `entries` an audit export, a write without chain hashes a write request, else the
@@ -35,8 +60,4 @@ public enum InputKind: String, CaseIterable, Sendable {
         }
         return (input, object)
     }
-
-    /// The stored record kind this input is (nil for write requests and audit exports, which become
-    /// write-log entries).
-    public var recordKind: RecordKind? { RecordKind(rawValue: rawValue) }
 }

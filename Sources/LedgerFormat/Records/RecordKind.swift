@@ -1,4 +1,6 @@
-/// The kinds of record a ledger stores or accepts, recognized by shape.
+/// Every JSON shape onym-ledger reads — the stored kinds (``StoredRecords``) and the wire-only shapes
+/// (verdict submissions, write-log entries, gate answers) — recognized by shape: the one place a new kind
+/// states the field that tells it apart.
 public enum RecordKind: String, Sendable, CaseIterable {
     case profile
     case manifest
@@ -40,14 +42,5 @@ public enum RecordKind: String, Sendable, CaseIterable {
             return .gateResult
         }
         return nil
-    }
-
-    /// The key removed for signing bytes and content addresses, when the kind carries its signature inside.
-    public var signatureKey: String? {
-        switch self {
-        case .mandate: Mandate.signatureKey
-        case .verdict, .profile, .statusAttempt, .compromiseReport, .revocation: "signature"
-        default: nil
-        }
     }
 }

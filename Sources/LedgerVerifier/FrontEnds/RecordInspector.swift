@@ -61,11 +61,6 @@ public enum RecordInspector {
         let (kind, parsed) = try InputKind.recognize(bytes, as: options.kind)
         var inspection = Inspection(kind: kind, options: options)
         inspection.isCanonical = parsed.map { CanonicalJSON.encode($0) == bytes } ?? true
-        if let object = parsed, let recordKind = kind.recordKind {
-            inspection.address = SHA256.hash(
-                recordKind.signatureKey.map { CanonicalJSON.signingBytes(of: object, omitting: $0) }
-                    ?? (recordKind == .manifest ? bytes : CanonicalJSON.encode(object)))
-        }
         do {
             try inspection.check(bytes, object: parsed)
         } catch {
@@ -105,46 +100,55 @@ private struct Inspection {
     /// Decodes the input as its kind and checks what the file alone can show.
     mutating func check(_ bytes: [UInt8], object: JSONObject?) throws(LedgerFormatError) {
         guard let object else { return writeRequests(try WriteRequest.lines(bytes)) }
+        if let stored = kind.stored {
+            let record = try stored.init(storedBytes: bytes)
+            address = record.address
+            return self.record(record)
+        }
         switch kind {
-        case .writeRequests: writeRequests([try WriteRequest(json: object)])
         case .auditExport: chain(try AuditExport(json: object).entries)
         case .writeLogEntry: chain([try WriteLogEntry(json: object)])
-        case .mandate: mandate(try Mandate(json: object))
-        case .verdict: verdict(try Verdict(json: object), submitted: nil)
         case .verdictSubmission:
             let submission = try VerdictSubmission(json: object)
             address = submission.verdict.ref
             verdict(submission.verdict, submitted: try submission.manifest())
-        case .manifest: manifest(try AuthorityManifest(rawBytes: bytes))
-        case .receipt:
-            let receipt = try VerdictReceipt(json: object)
+        default: writeRequests([try WriteRequest(json: object)])
+        }
+    }
+
+    /// What one stored record alone can show: its signatures, verdict validation, its main fields.
+    private mutating func record(_ record: any StoredRecord) {
+        switch record {
+        case let mandate as Mandate: self.mandate(mandate)
+        case let verdict as Verdict: self.verdict(verdict, submitted: nil)
+        case let manifest as AuthorityManifest: self.manifest(manifest)
+        case let receipt as VerdictReceipt:
             summary += [
                 ("verdictRef", receipt.verdictRef.hex), ("status", receipt.status.rawValue),
                 ("receivedAt", receipt.receivedAt.rfc3339),
             ]
             unchecked.append("the receipt's verdict and status: append and verify check them against the ledger")
-        case .profile:
-            let profile = try EnforcementProfile(json: object)
+        case let profile as EnforcementProfile:
             summary += [("profileId", profile.profileId), ("platform", profile.platform)]
-        case .statusAttempt:
-            let attempt = try StatusAttempt(json: object)
+        case let attempt as StatusAttempt:
             summary += [
                 ("authority", attempt.authority), ("attemptedAt", attempt.attemptedAt.rfc3339),
                 ("answered", attempt.answered ? "yes" : "no"),
             ]
             signed("interface", attempt.signatureStatus(keys: options.keys), RevocationPolicy.name)
-        case .compromiseReport:
-            let report = try CompromiseReport(json: object)
+        case let report as CompromiseReport:
             summary += [("authority", report.authority), ("compromisedAt", report.compromisedAt.rfc3339)]
             signed("operator", report.signatureStatus(keys: options.keys), RevocationPolicy.name)
-        case .revocation:
-            let revocation = try RevocationDetermination(json: object)
+        case let revocation as RevocationDetermination:
             summary += [
                 ("authority", revocation.authority), ("trigger", revocation.trigger.rawValue),
                 ("effectiveAt", revocation.effectiveAt.rfc3339),
             ]
             signed("interface", revocation.signatureStatus(keys: options.keys), RevocationPolicy.name)
             unchecked.append("whether the cited evidence justifies it: append and verify judge it against the ledger")
+        default:
+            unchecked.append(
+                "the \(type(of: record).kindName)'s own rules: append and verify judge it against the ledger")
         }
     }
 

@@ -36,7 +36,7 @@ struct ClosedLoopTests {
                     content: .manifest(
                         authority.manifest(),
                         detachedSignature: authority.operatorKey.signature(for: authority.manifestBytes))),
-                BatchItem(source: "mandate", content: .mandate(FoldScenario.mandates["A"]!)),
+                BatchItem(source: "mandate", content: .record(FoldScenario.mandates["A"]!)),
             ], signingKey: signer, at: Instant.parse("2026-02-02T00:00:00Z")!)
     }
 

@@ -86,7 +86,7 @@ struct FixtureLedger {
                         manifest,
                         detachedSignature: authority.operatorKey.signature(for: authority.manifestBytes)))
             ]
-                + mandates.map { BatchItem(source: "mandate", content: .mandate($0)) }, "2026-08-09T00:00:00Z", signer1)
+                + mandates.map { BatchItem(source: "mandate", content: .record($0)) }, "2026-08-09T00:00:00Z", signer1)
         try append(
             verdicts.map {
                 BatchItem(

@@ -18,13 +18,14 @@ struct CommitLoader {
 
     let repository: Repository
     let clock: PhaseClock
-    /// Records from earlier commits, by content address: they never change (append-only), so one
-    /// read serves every later verdict that names them.
-    let cache = ReferenceCache()
+    /// Records from earlier commits, by content address: they never change (append-only), so one read
+    /// serves every later verdict that names them.
+    let lookup: RecordLookup
 
-    final class ReferenceCache {
-        var mandates: [ContentAddress: Mandate] = [:]
-        var manifests: [ContentAddress: AuthorityManifest] = [:]
+    init(repository: Repository, clock: PhaseClock) {
+        self.repository = repository
+        self.clock = clock
+        lookup = RecordLookup(repository: repository, tree: nil)
     }
 
     func load(_ id: ObjectID, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
@@ -217,7 +218,6 @@ struct CommitLoader {
     private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?) throws(GitError) {
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
-        let cache = self.cache
         var verdicts: [ContentAddress: Verdict] = [:]
         var receipts: [ContentAddress: VerdictReceipt] = [:]
         for file in files {
@@ -226,28 +226,17 @@ struct CommitLoader {
             if let verdict = file.verdict { verdicts[verdict.ref] = verdict }
             if let receipt = file.receipt { receipts[receipt.verdictRef] = receipt }
         }
-        func earlier<T>(_ path: String, _ decode: ([UInt8]) throws -> T) throws(GitError) -> T? {
-            guard let parentTree, let entry = try repository.entry(at: path, inTree: parentTree), entry.kind == .blob
-            else { return nil }
-            return try? decode(try repository.readBlob(entry.id, limit: Limits.maxRecordBytes))
+        lookup.tree = parentTree
+        func earlier<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
+            try lookup.decodable(type, address)
         }
         func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
-            if let found = mandates[ref] ?? cache.mandates[ref] { return found }
-            let found = try earlier(LedgerLayout.recordPath(Mandate.self, ref)) {
-                try Mandate(json: try CanonicalJSON.parse($0))
-            }
-            mandates[ref] = found
-            cache.mandates[ref] = found
-            return found
+            if let found = mandates[ref] { return found }
+            return try earlier(Mandate.self, ref)
         }
         func manifest(_ hash: ContentAddress) throws(GitError) -> AuthorityManifest? {
-            if let found = manifests[hash] ?? cache.manifests[hash] { return found }
-            let found = try earlier(LedgerLayout.recordPath(AuthorityManifest.self, hash)) {
-                try AuthorityManifest(rawBytes: $0)
-            }
-            manifests[hash] = found
-            cache.manifests[hash] = found
-            return found
+            if let found = manifests[hash] { return found }
+            return try earlier(AuthorityManifest.self, hash)
         }
         for index in files.indices {
             if let verdict = files[index].verdict {
@@ -260,9 +249,7 @@ struct CommitLoader {
             } else if let receipt = files[index].receipt {
                 var verdict = verdicts[receipt.verdictRef]
                 if verdict == nil {
-                    verdict = try earlier(LedgerLayout.recordPath(Verdict.self, receipt.verdictRef)) {
-                        try Verdict(json: try CanonicalJSON.parse($0))
-                    }
+                    verdict = try earlier(Verdict.self, receipt.verdictRef)
                 }
                 files[index].checks.verdict = verdict
                 if let verdict {
@@ -280,16 +267,12 @@ struct CommitLoader {
                 for ref in revocation.evidence {
                     var report = files.lazy.compactMap(\.compromiseReport).first { $0.ref == ref }
                     if report == nil {
-                        report = try earlier(LedgerLayout.recordPath(CompromiseReport.self, ref)) {
-                            try CompromiseReport(json: try CanonicalJSON.parse($0))
-                        }
+                        report = try earlier(CompromiseReport.self, ref)
                     }
                     if let report { files[index].checks.citedReports[ref] = report }
                     var attempt = files.lazy.compactMap(\.statusAttempt).first { $0.ref == ref }
                     if attempt == nil {
-                        attempt = try earlier(LedgerLayout.recordPath(StatusAttempt.self, ref)) {
-                            try StatusAttempt(json: try CanonicalJSON.parse($0))
-                        }
+                        attempt = try earlier(StatusAttempt.self, ref)
                     }
                     if let attempt { files[index].checks.citedAttempts[ref] = attempt }
                 }

@@ -50,7 +50,7 @@ public struct ReplayState: Sendable {
         return descriptor
     }
 
-    /// Where the log stands after `step`: advanced by the entries that continue it (``LogPosition``).
+    /// Where the log stands after `step`: advanced by the entries that continue it (`LogPosition`).
     static func logPosition(after step: CommitStep, size: Int64, head: String) -> (size: Int64, head: String) {
         let position = LogPosition(size: size, head: head).advanced(by: step.files.compactMap(\.entry))
         return (position.size, position.head)

@@ -16,14 +16,14 @@ public final class VerifiedHistory {
     public let bindings: Set<String>
     public let revocations: [DesignationRevocation.Effect]
     private let repository: Repository
-    private var verdicts: [ContentAddress: Verdict] = [:]
-    private var mandateCache: [ContentAddress: Mandate] = [:]
-    private var manifests: [ContentAddress: AuthorityManifest] = [:]
+    /// Records at the verified tip, read once.
+    private let records: RecordLookup
     private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
 
     init(repository: Repository, tip: ObjectID, state: ReplayState) {
         self.repository = repository
         self.tip = tip
+        records = RecordLookup(repository: repository, tree: try? repository.commit(tip).tree)
         descriptor = state.descriptor
         facts = state.facts
         lastWritten = state.lastWritten
@@ -35,38 +35,10 @@ public final class VerifiedHistory {
 
     // MARK: - Lookups at the verified tip
 
-    private func record<T>(_ path: String, _ decode: ([UInt8]) throws -> T) -> T? {
-        guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes) else {
-            return nil
-        }
-        return try? decode(bytes)
-    }
-
-    public func verdict(_ ref: ContentAddress) -> Verdict? {
-        if let cached = verdicts[ref] { return cached }
-        let found = record(LedgerLayout.recordPath(Verdict.self, ref)) {
-            try Verdict(json: try CanonicalJSON.parse($0))
-        }
-        verdicts[ref] = found
-        return found
-    }
-
-    public func mandate(_ ref: ContentAddress) -> Mandate? {
-        if let cached = mandateCache[ref] { return cached }
-        let found = record(LedgerLayout.recordPath(Mandate.self, ref)) {
-            try Mandate(json: try CanonicalJSON.parse($0))
-        }
-        mandateCache[ref] = found
-        return found
-    }
-
+    public func verdict(_ ref: ContentAddress) -> Verdict? { try? records.decodable(Verdict.self, ref) }
+    public func mandate(_ ref: ContentAddress) -> Mandate? { try? records.decodable(Mandate.self, ref) }
     public func manifest(_ hash: ContentAddress) -> AuthorityManifest? {
-        if let cached = manifests[hash] { return cached }
-        let found = record(LedgerLayout.recordPath(AuthorityManifest.self, hash)) {
-            try AuthorityManifest(rawBytes: $0)
-        }
-        manifests[hash] = found
-        return found
+        try? records.decodable(AuthorityManifest.self, hash)
     }
 
     /// Each binding's last successful write recorded at or before `time` — what the device held then,
@@ -75,13 +47,12 @@ public final class VerifiedHistory {
         if let lastWriteTime, time >= lastWriteTime { return lastWritten }
         if let cached = writtenAt[time] { return cached }
         var bits: [String: DeviceBits] = [:]
-        if logSize > 0 {
-            for sequence in 1...logSize {
-                guard
-                    let entry = record(
-                        LedgerLayout.logEntryPath(sequence), { try WriteLogEntry(json: try CanonicalJSON.parse($0)) }),
-                    entry.succeeded, entry.recordedAt <= time
-                else { continue }
+        // Listed from the log's trees in sequence order and read by id, never looked up by path.
+        for file in (try? repository.logEntries(inCommit: tip)) ?? [] {
+            guard let bytes = try? repository.readBlob(file.id, limit: Limits.maxRecordBytes),
+                let entry = try? WriteLogEntry(json: try CanonicalJSON.parse(bytes)), entry.sequence <= logSize
+            else { continue }
+            if entry.succeeded, entry.recordedAt <= time {
                 bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
             }
         }

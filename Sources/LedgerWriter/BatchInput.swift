@@ -4,7 +4,7 @@ import LedgerStore
 /// One record of a batch, decoded from an input file, with the file it came from.
 public struct BatchItem: Sendable {
     public enum Content: Sendable {
-        /// A record stored as it is (``StoredRecord``): a profile, mandate, verdict, receipt, status
+        /// A record stored as it is (`StoredRecord`): a profile, mandate, verdict, receipt, status
         /// attempt, compromise report, revocation — or any kind registered later.
         case record(any StoredRecord)
         /// A manifest, with the detached signature that came beside it.

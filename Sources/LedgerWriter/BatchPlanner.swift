@@ -171,7 +171,7 @@ struct BatchPlanner {
         try add(path, CanonicalJSON.encode(json), source, record: record, mayExist: mayExist)
     }
 
-    /// Plans a stored record at its content address (``StoredRecord``).
+    /// Plans a stored record at its content address (`StoredRecord`).
     private mutating func add(_ record: some StoredRecord, _ source: String) throws(AppendError) -> Bool {
         try add(LedgerLayout.recordPath(of: record), record.storedBytes, source, record: record.address.hex)
     }

@@ -15,8 +15,8 @@ public final class LedgerState {
     /// The tip's root tree (lookups start here, not at the commit).
     let rootTree: ObjectID
 
-    private var mandateCache: [ContentAddress: Mandate] = [:]
-    private var manifestCache: [ContentAddress: AuthorityManifest] = [:]
+    /// Records at the tip, read once (the lookup the verifier uses too).
+    private let records: RecordLookup
 
     public init(repository: Repository, tip: ObjectID) throws(AppendError) {
         self.repository = repository
@@ -26,6 +26,7 @@ public final class LedgerState {
             let commit = try repository.commit(tip)
             commitTime = commit.time
             rootTree = commit.tree
+            records = RecordLookup(repository: repository, tree: commit.tree)
             guard let trailers = LedgerTrailers(message: commit.message) else {
                 throw AppendError(
                     source: source, record: tip.hex, rule: "ledger.trailers",
@@ -80,27 +81,21 @@ public final class LedgerState {
         }
     }
 
-    public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? {
-        if let cached = mandateCache[ref] { return cached }
-        guard let bytes = try file(LedgerLayout.recordPath(Mandate.self, ref)) else { return nil }
-        do {
-            let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
-            mandateCache[ref] = mandate
-            return mandate
-        } catch {
-            throw AppendError(source: repository.path, record: ref.hex, error)
-        }
-    }
+    public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? { try record(Mandate.self, ref) }
 
     public func manifest(_ hash: ContentAddress) throws(AppendError) -> AuthorityManifest? {
-        if let cached = manifestCache[hash] { return cached }
-        guard let bytes = try file(LedgerLayout.recordPath(AuthorityManifest.self, hash)) else { return nil }
+        try record(AuthorityManifest.self, hash)
+    }
+
+    /// The `T` the tip holds under `address`; a file there that does not decode is a broken ledger.
+    private func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(AppendError) -> T? {
         do {
-            let manifest = try AuthorityManifest(rawBytes: bytes)
-            manifestCache[hash] = manifest
-            return manifest
+            return try records.record(type, address)
         } catch {
-            throw AppendError(source: repository.path, record: hash.hex, error)
+            switch error {
+            case .git(let git): throw AppendError.git(git, source: repository.path, record: address.hex)
+            case .undecodable(_, let format): throw AppendError(source: repository.path, record: address.hex, format)
+            }
         }
     }
 

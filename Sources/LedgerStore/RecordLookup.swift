@@ -1,0 +1,67 @@
+public import LedgerFormat
+
+/// Records of a ledger by content address, read through one repository handle and one bounded cache —
+/// the one lookup the writer's snapshot, the verifier's loader and the verified history use (issue 13).
+///
+/// A record's bytes never change under its address (the append-only rule), so a record found once is
+/// served from the cache in every later tree; an absence is never cached, since a later tree may hold it.
+public final class RecordLookup {
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case git(GitError)
+        /// The file is there but does not decode as its kind.
+        case undecodable(path: String, LedgerFormatError)
+
+        public var description: String {
+            switch self {
+            case .git(let error): error.description
+            case .undecodable(let path, let error): "\(path): \(error)"
+            }
+        }
+    }
+
+    private let repository: Repository
+    /// The tree lookups read from (a commit's root tree); nil: the empty tree.
+    public var tree: ObjectID?
+    /// Most records kept; the cache is emptied when it grows past this.
+    public let limit: Int
+    private var found: [String: any StoredRecord] = [:]
+
+    public init(repository: Repository, tree: ObjectID?, limit: Int = 100_000) {
+        self.repository = repository
+        self.tree = tree
+        self.limit = limit
+    }
+
+    /// The `T` stored under `address` in ``tree`` (or seen in an earlier tree), nil when there is none.
+    public func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(Failure) -> T? {
+        let path = LedgerLayout.recordPath(type, address)
+        if let hit = found[path] as? T { return hit }
+        guard let tree else { return nil }
+        let bytes: [UInt8]
+        do {
+            guard let entry = try repository.entry(at: path, inTree: tree), entry.kind == .blob else { return nil }
+            bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
+        } catch {
+            throw .git(error)
+        }
+        let record: T
+        do {
+            record = try T(storedBytes: bytes)
+        } catch {
+            throw .undecodable(path: path, error)
+        }
+        if found.count >= limit { found.removeAll(keepingCapacity: true) }
+        found[path] = record
+        return record
+    }
+
+    /// The same, with a file that does not decode treated as absent (the policies report it).
+    public func decodable<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
+        do {
+            return try record(type, address)
+        } catch {
+            if case .git(let error) = error { throw error }
+            return nil
+        }
+    }
+}

@@ -1,4 +1,4 @@
-public import LedgerFormat
+import LedgerFormat
 public import LedgerStore
 public import LedgerVerifier
 

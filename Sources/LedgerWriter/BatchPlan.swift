@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerStore
+import LedgerStore
 
 /// What one append will write: new files by path, and the log position after it.
 public struct BatchPlan: Sendable {

@@ -1,5 +1,5 @@
 internal import CLibgit2
-public import LedgerStore
+import LedgerStore
 internal import COpenSSL
 internal import CZlib
 

@@ -1,0 +1,29 @@
+public import LedgerFormat
+
+/// One added file, loaded and decoded.
+public struct LoadedFile: Sendable {
+    public let path: String
+    public let meaning: LedgerLayout.PathMeaning
+    public let bytes: [UInt8]
+    public let isCanonical: Bool
+    public var content: Result<FileContent, LedgerFormatError>
+    /// Signature checks done on the worker threads (filled in by `CommitLoader`).
+    public var checks = RecordChecks()
+}
+
+extension LoadedFile {
+    /// The stored record this file holds, when it decoded as `T`.
+    public func record<T: StoredRecord>(_ type: T.Type = T.self) -> T? {
+        if case .success(.record(let record)) = content { return record as? T }
+        return nil
+    }
+
+    public var mandate: Mandate? { record() }
+    public var verdict: Verdict? { record() }
+    public var receipt: VerdictReceipt? { record() }
+    public var manifest: AuthorityManifest? { record() }
+    public var statusAttempt: StatusAttempt? { record() }
+    public var compromiseReport: CompromiseReport? { record() }
+    public var revocation: RevocationDetermination? { record() }
+    public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
+}

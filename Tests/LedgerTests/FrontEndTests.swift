@@ -82,4 +82,26 @@ struct FrontEndTests {
             return findings.contains { $0.policy == CommitSignaturePolicy.name }
         }
     }
+
+    @Test func verifyReportsInTheLibrary() throws {
+        let scratch = ScratchDirectory()
+        var options = Verifier.Options(
+            trustRoot: try TrustRoot.parse(String(contentsOfFile: ExampleLedgerTests.trust, encoding: .utf8)),
+            now: Instant.parse("2026-12-01T00:00:00Z")!)
+        options.stateRoot = scratch.path("state")
+        let report = try Verifier.verify(
+            path: ExampleLedgerTests.example.appendingPathComponent("ledger.git").path, options: options)
+        let lines = report.lines(findingsPerPolicy: 5)
+        #expect(lines.first == "VERIFIED onym-chat-enforcement")
+        #expect(
+            lines.contains(
+                "  write log:    358 entries, head c404efbabcc3e76c06fbf93e7059430fe145cde5df5eb18e0b93bee0b5294929"))
+        #expect(report.json["verified"] == .bool(true))
+        #expect(report.json["findings"] == .array([]))
+        // Capping: six findings of one policy show five and a count.
+        let findings = (1...6).map { PolicyFailure(policy: "ChainLinkPolicy", commit: nil, reason: "gap \($0)") }
+        let capped = VerificationReport.capped(findings, perPolicy: 5)
+        #expect(capped.count == 6)
+        #expect(capped.last == "… and 1 more ChainLinkPolicy finding(s); --json lists all")
+    }
 }

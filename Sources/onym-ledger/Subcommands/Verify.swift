@@ -98,106 +98,12 @@ extension OnymLedger {
                 throw AuditOptions.cliError(error)
             }
             if json {
-                var object = JSONObject([
-                    ("verified", .bool(report.isVerified)), ("authentic", .bool(report.isAuthentic)),
-                    ("compliant", .bool(report.isCompliant)), ("summary", .object(report.summary.json)),
-                    ("findings", .array(report.failures.map { .object($0.json) })),
-                    ("evidence", .array(report.evidence.map { .string($0) })),
-                ])
-                object.set("stateFolder", report.stateFolder.map { .string($0) } ?? .null)
-                Output.json(object)
+                Output.json(report.json)
             } else {
-                Output.out(Self.human(report))
+                Output.out(report.lines(findingsPerPolicy: Self.findingsPerPolicy).joined(separator: "\n"))
             }
             if !report.isAuthentic { return .rejected }
             return report.isCompliant ? .success : .findings
-        }
-
-        static func human(_ report: VerificationReport) -> String {
-            let summary = report.summary
-            let integrity = report.failures.filter { $0.kind == .integrity }
-            let conduct = report.conductFindings
-            var lines: [String] = []
-            let id = summary.ledgerId ?? ""
-            if !report.isAuthentic {
-                let also = conduct.isEmpty ? "" : ", \(conduct.count) conduct finding(s)"
-                lines.append("REJECTED \(id) — \(integrity.count) integrity finding(s)\(also)")
-            } else if !report.isCompliant {
-                lines.append(
-                    "VERIFIED WITH FINDINGS \(id) — authentic, but \(conduct.count) conduct finding(s): the vendor broke the rules"
-                )
-            } else {
-                lines.append("VERIFIED \(id)")
-            }
-            let incremental = summary.resumedFrom.map {
-                " (\(summary.commitsChecked) checked in this run, after \($0.short))"
-            }
-            lines.append("  commits:      \(summary.commits)\(incremental ?? "")")
-            let records = summary.recordsByKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
-                separator: ", ")
-            lines.append("  records:      \(records.isEmpty ? "none" : records)")
-            lines.append("  write log:    \(summary.writeEntries) entries, head \(summary.logHead)")
-            let signaturesNow = summary.resumedFrom == nil ? "" : " (\(summary.signaturesCheckedThisRun) in this run)"
-            lines.append("  signatures:   \(summary.signaturesChecked) checked\(signaturesNow)")
-            if let first = summary.firstCommitTime, let last = summary.lastCommitTime {
-                lines.append("  time span:    \(Instant(seconds: first).rfc3339) … \(Instant(seconds: last).rfc3339)")
-            }
-            if let tip = summary.tip { lines.append("  tip:          \(tip.hex)") }
-            if let interface = summary.interface { lines.append("  interface:    \(interface)") }
-            if let account = summary.appleAccount {
-                lines.append("  Apple scope:  team \(account.teamId), apps \(account.apps.joined(separator: ", "))")
-            } else {
-                lines.append("  Apple scope:  undeclared")
-            }
-            if !summary.signers.isEmpty { lines.append("  signers:      \(summary.signers.joined(separator: ", "))") }
-            if !summary.sharedBindings.isEmpty {
-                lines.append(
-                    "  shared:       \(summary.sharedBindings.count) device binding(s) named by mandates of several identities"
-                )
-                for (binding, identities) in summary.sharedBindings.sorted(by: { $0.key < $1.key }).prefix(
-                    findingsPerPolicy)
-                {
-                    lines.append(
-                        "                \(binding): "
-                            + identities.map { "\($0.user) (accepted \($0.acceptedAt))" }.joined(separator: ", "))
-                }
-            }
-            if let folder = report.stateFolder { lines.append("  state:        \(folder)") }
-            if !integrity.isEmpty {
-                lines.append("integrity findings (the history is not what the key holders published):")
-                lines += capped(integrity)
-            }
-            if !conduct.isEmpty {
-                lines.append("conduct findings (the history is authentic; the vendor broke the rules):")
-                lines += capped(conduct)
-            }
-            if !report.evidence.isEmpty {
-                lines.append("evidence (checkable with stock git and ssh-keygen):")
-                lines += report.evidence.map { "  \($0)" }
-            }
-            return lines.joined(separator: "\n")
-        }
-
-        /// One line per finding, at most ``findingsPerPolicy`` per policy, then a count of the rest.
-        static func capped(_ findings: [PolicyFailure]) -> [String] {
-            var shown: [String: Int] = [:]
-            var hidden: [(policy: String, count: Int)] = []
-            var lines: [String] = []
-            for finding in findings {
-                let count = shown[finding.policy, default: 0]
-                shown[finding.policy] = count + 1
-                if count < findingsPerPolicy {
-                    lines.append(finding.description)
-                } else if let index = hidden.firstIndex(where: { $0.policy == finding.policy }) {
-                    hidden[index].count += 1
-                } else {
-                    hidden.append((finding.policy, 1))
-                }
-            }
-            for (policy, count) in hidden {
-                lines.append("… and \(count) more \(policy) finding(s); --json lists all")
-            }
-            return lines
         }
     }
 }

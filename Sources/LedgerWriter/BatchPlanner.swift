@@ -99,6 +99,15 @@ struct BatchPlanner {
             if case .writeRequests(let requests) = item.content { return requests }
             return []
         }
+        // `Onym-Ledger-Writes` is the digest of every entry a commit adds, and a keyed retry is recognized
+        // by it: a batch either chains write requests or imports entries with their hashes, not both.
+        if !requests.isEmpty,
+            let exported = items.first(where: { if case .chainedEntries = $0.content { true } else { false } })
+        {
+            throw AppendError(
+                source: exported.source, rule: "append.mixedWrites",
+                reason: "write requests and entries that carry their chain hashes go in separate appends")
+        }
         // A retry is recognized by the identity the caller gave the batch, never by equal content: two real
         // calls with equal requests are two entries (docs/DECISIONS.md, "The retry contract").
         let digest = requests.isEmpty ? nil : WriteRequest.digest(requests)

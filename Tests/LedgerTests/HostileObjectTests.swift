@@ -67,7 +67,9 @@ struct HostileObjectTests {
             let scratch = ScratchDirectory()
             let ledger = TamperCorpusTests.copyOfGood(scratch)
             let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
-            let trailers = LedgerTrailers(message: surgeon.info(surgeon.tip).message)!
+            let tipTrailers = LedgerTrailers(message: surgeon.info(surgeon.tip).message)!
+            // The log position only: a writes digest belongs to the batch that chained those writes.
+            let trailers = LedgerTrailers(logSize: tipTrailers.logSize, logHead: tipTrailers.logHead)
             let message = "append: " + String(repeating: "x", count: messageBytes) + "\n\n" + trailers.text
             surgeon.append([], message: message)
             let size = try surgeon.repository.blobSize(surgeon.tip)

@@ -198,6 +198,14 @@ struct WriterTests {
             ),
             ("not JSON", [scenario.file(Array("{\"a\":".utf8))], "RecordSchemaPolicy: invalidJSON"),
             ("gate answer", [scenario.file(GateResult.clear.json)], "RecordSchemaPolicy: unknownKind"),
+            (
+                "write requests and an export in one batch",
+                [
+                    scenario.writeRequests([("2026-08-11T00:00:00Z", "enrollment:device-1", "x", false, false, "ok")]),
+                    scenario.file(JSONObject([("entries", .array([]))])),
+                ],
+                "append.mixedWrites"
+            ),
         ]
         for (name, files, rule) in cases {
             let result = CLI.run(

@@ -40,6 +40,17 @@ public struct WriteRequest: Sendable, Equatable {
         fieldsWritten = try reader.optionalString("fieldsWritten")
     }
 
+    /// The request an entry was chained from: its fields without `sequence` and the chain hashes.
+    public init(of entry: WriteLogEntry) {
+        recordedAt = entry.recordedAtText
+        deviceBinding = entry.deviceBinding
+        authorizedBy = entry.authorizedBy
+        caseOpen = entry.caseOpen
+        banned = entry.banned
+        outcome = entry.outcome
+        fieldsWritten = entry.fieldsWritten
+    }
+
     /// The entry this request becomes at `sequence` after `previousHash`.
     public func entry(sequence: Int64, previousHash: String) throws(LedgerFormatError) -> WriteLogEntry {
         try WriteLogEntry(
@@ -60,6 +71,8 @@ public struct WriteRequest: Sendable, Equatable {
     }
 
     /// SHA-256 over the requests' canonical JSON lines, in order: the identity of one batch of writes.
+    /// `Onym-Ledger-Writes`: SHA-256 over the requests' canonical JSON, each followed by `\n`, in order —
+    /// for a commit, the requests of every entry it adds, in sequence order (docs/FORMAT.md, "Commits").
     public static func digest(_ requests: [WriteRequest]) -> ContentAddress {
         var bytes: [UInt8] = []
         for request in requests {

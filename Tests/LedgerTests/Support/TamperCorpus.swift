@@ -700,6 +700,16 @@ enum TamperCorpus {
                 s, { last in [write(7, after: last)] },
                 trailers: { LedgerTrailers(logSize: $0.logSize, logHead: String(repeating: "a", count: 64)) })
         },
+        Attack(name: "a writes digest of other writes", policy: "LogTrailerPolicy") { s in
+            // What a keyed retry is compared against, stated for writes the commit does not add.
+            appendEntries(
+                s, { last in [write(7, after: last)] },
+                trailers: { stated in
+                    var forged = stated
+                    forged.writesDigest = ContentAddress(hashing: [9])
+                    return forged
+                })
+        },
         Attack(name: "commit without trailers", policy: "LogTrailerPolicy") { s in
             s.append([], message: "append: nothing\n")
         },

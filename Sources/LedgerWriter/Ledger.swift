@@ -26,6 +26,33 @@ public enum Ledger {
         public var conductFindings: [PolicyFailure] = []
         /// A suggestion to run `repack` (``PackUsage``), when the packs have grown enough.
         public var packHint: String?
+
+        /// The `append --json` shape: {commit, counts, logSize, logHead, attempts, conductFindings[, hint]}.
+        public var json: JSONObject {
+            var object = JSONObject([
+                (
+                    "counts",
+                    .object(
+                        JSONObject([
+                            ("profiles", .integer(Int64(counts.profiles))),
+                            ("manifests", .integer(Int64(counts.manifests))),
+                            ("mandates", .integer(Int64(counts.mandates))),
+                            ("verdicts", .integer(Int64(counts.verdicts))),
+                            ("receipts", .integer(Int64(counts.receipts))),
+                            ("entries", .integer(Int64(counts.entries))),
+                            ("revocationRecords", .integer(Int64(counts.revocationRecords))),
+                            ("otherRecords", .integer(Int64(counts.otherRecords))),
+                            ("alreadyPresent", .integer(Int64(counts.alreadyPresent))),
+                        ]))
+                ),
+                ("logSize", .integer(trailers.logSize)), ("logHead", .string(trailers.logHead)),
+                ("attempts", .integer(Int64(attempts))),
+            ])
+            object.set("commit", commit.map { .string($0.hex) } ?? .null)
+            object.set("conductFindings", .array(conductFindings.map { .object($0.json) }))
+            if let packHint { object.set("hint", .string(packHint)) }
+            return object
+        }
     }
 
     // MARK: - init

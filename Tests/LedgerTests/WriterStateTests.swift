@@ -128,3 +128,27 @@ struct WriterErrorTests {
         #expect(result.stderr.contains(": git: "), "\(result.stderr)")
     }
 }
+
+/// Issue 13: append's JSON shape comes from the library (`AppendResult.json`).
+@Suite("Append's JSON")
+struct AppendJSONTests {
+    @Test func appendPrintsTheLibrarysShape() throws {
+        let scenario = LedgerScenario()
+        let result = CLI.run([
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-09T00:00:00Z", "--json",
+            scenario.file(scenario.mandate()),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try CanonicalJSON.parse(Array(result.stdout.utf8))
+        guard case .object(let counts)? = object["counts"] else {
+            Issue.record("no counts: \(result.stdout)")
+            return
+        }
+        #expect(counts["mandates"] == .integer(1))
+        #expect(counts["revocationRecords"] == .integer(0))
+        #expect(counts["otherRecords"] == .integer(0))
+        #expect(object["logSize"] == .integer(0))
+        #expect(object["conductFindings"] == .array([]))
+        #expect(object["commit"] == .string(scenario.tip))
+    }
+}

@@ -44,7 +44,9 @@ extension OnymLedger {
                 OptionHelp(
                     names: "--kind KIND",
                     help: "Read every FILE as \(InputKind.allCases.map(\.rawValue).joined(separator: "|"))."),
-                OptionHelp(names: "--json", help: "Print {commit, counts, logSize, logHead, attempts} as JSON."),
+                OptionHelp(
+                    names: "--json",
+                    help: "Print {commit, counts, logSize, logHead, attempts, conductFindings} as JSON."),
             ])
 
         let ledger: String
@@ -104,27 +106,7 @@ extension OnymLedger {
             let counts = result.counts
             let conduct = result.conductFindings
             if json {
-                var object = JSONObject([
-                    (
-                        "counts",
-                        .object(
-                            JSONObject([
-                                ("profiles", .integer(Int64(counts.profiles))),
-                                ("manifests", .integer(Int64(counts.manifests))),
-                                ("mandates", .integer(Int64(counts.mandates))),
-                                ("verdicts", .integer(Int64(counts.verdicts))),
-                                ("receipts", .integer(Int64(counts.receipts))),
-                                ("entries", .integer(Int64(counts.entries))),
-                                ("alreadyPresent", .integer(Int64(counts.alreadyPresent))),
-                            ]))
-                    ),
-                    ("logSize", .integer(result.trailers.logSize)), ("logHead", .string(result.trailers.logHead)),
-                    ("attempts", .integer(Int64(result.attempts))),
-                ])
-                object.set("commit", result.commit.map { .string($0.hex) } ?? .null)
-                object.set("conductFindings", .array(conduct.map { .object($0.json) }))
-                if let hint = result.packHint { object.set("hint", .string(hint)) }
-                Output.json(object)
+                Output.json(result.json)
             } else if let commit = result.commit {
                 let already = counts.alreadyPresent > 0 ? "; \(counts.alreadyPresent) already present" : ""
                 Output.out(

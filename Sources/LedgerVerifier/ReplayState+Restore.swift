@@ -130,17 +130,18 @@ extension ReplayState {
         return facts
     }
 
-    /// Each binding's last successful write, read from the log (resuming without a checkpoint): the
-    /// entries are listed from the log's trees and read by id, in sequence order, up to `size`.
-    private static func lastWrittenBits(upTo size: Int64, at commit: ObjectID, repository: Repository) throws
-        -> [String: DeviceBits]
-    {
+    /// Each binding's last successful write, read from the log — resuming without a checkpoint, or the
+    /// verified history asked about an earlier time: the entries are listed from the log's trees and read
+    /// by id, in sequence order, up to `size`, counting only writes recorded at or before `time` if given.
+    static func lastWrittenBits(
+        upTo size: Int64, recordedBy time: Instant? = nil, at commit: ObjectID, repository: Repository
+    ) throws -> [String: DeviceBits] {
         var bits: [String: DeviceBits] = [:]
         for file in try repository.logEntries(inCommit: commit) {
             let entry = try WriteLogEntry(
                 json: try CanonicalJSON.parse(try repository.readBlob(file.id, limit: Limits.maxRecordBytes)))
             guard entry.sequence <= size else { break }
-            if entry.succeeded {
+            if entry.succeeded, time.map({ entry.recordedAt <= $0 }) ?? true {
                 bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
             }
         }

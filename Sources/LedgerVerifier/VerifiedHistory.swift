@@ -46,16 +46,9 @@ public final class VerifiedHistory {
     public func lastWritten(at time: Instant) -> [String: DeviceBits] {
         if let lastWriteTime, time >= lastWriteTime { return lastWritten }
         if let cached = writtenAt[time] { return cached }
-        var bits: [String: DeviceBits] = [:]
-        // Listed from the log's trees in sequence order and read by id, never looked up by path.
-        for file in (try? repository.logEntries(inCommit: tip)) ?? [] {
-            guard let bytes = try? repository.readBlob(file.id, limit: Limits.maxRecordBytes),
-                let entry = try? WriteLogEntry(json: try CanonicalJSON.parse(bytes)), entry.sequence <= logSize
-            else { continue }
-            if entry.succeeded, entry.recordedAt <= time {
-                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
-            }
-        }
+        // The history was verified, so its log reads; an unreadable one answers as if empty.
+        let bits =
+            (try? ReplayState.lastWrittenBits(upTo: logSize, recordedBy: time, at: tip, repository: repository)) ?? [:]
         writtenAt[time] = bits
         return bits
     }

@@ -59,7 +59,11 @@ public struct Checkpoint: Sendable {
     }
 
     public init(bytes: [UInt8]) throws(LedgerFormatError) {
-        let object = try CanonicalJSON.parse(bytes, limits: .localState)
+        try self.init(json: try CanonicalJSON.parse(bytes, limits: .localState))
+    }
+
+    /// A checkpoint from its JSON object (the writer's state file holds one inside its own).
+    public init(json object: JSONObject) throws(LedgerFormatError) {
         let reader = FieldReader(object)
         try reader.version("version")
         let tipText = try reader.string("tip")

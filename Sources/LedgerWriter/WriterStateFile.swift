@@ -38,7 +38,7 @@ enum WriterStateFile {
             case .object(let checkpointObject)? = stateObject["checkpoint"],
             case .string(let replayFromText)? = stateObject["replayFrom"],
             let replayFrom = ObjectID(hexString: replayFromText),
-            var checkpoint = try? Checkpoint(bytes: CanonicalJSON.encode(checkpointObject)), checkpoint.tip == tip,
+            var checkpoint = try? Checkpoint(json: checkpointObject), checkpoint.tip == tip,
             let replayBytes = DurableFile.read(replayPath(directory)),
             let replayObject = try? CanonicalJSON.parse(replayBytes, limits: .localState),
             replayObject["tip"] == .string(replayFrom.hex), case .object(let snapshot)? = replayObject["replay"],

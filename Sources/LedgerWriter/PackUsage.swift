@@ -38,21 +38,13 @@ public enum PackUsage {
         try? DurableFile.write(size, to: folder(gitDirectory) + markerName, durable: false)
     }
 
-    /// The total size of the `.pack` files.
+    /// The total size of the ledger's packs (those with an index, as git counts them).
     static func packBytes(gitDirectory: String) -> Int {
         let directory = folder(gitDirectory) + "objects/pack/"
-        guard let handle = opendir(directory) else { return 0 }
-        defer { closedir(handle) }
-        var total = 0
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasSuffix(".pack") else { continue }
+        return Repository.packNames(in: directory).reduce(0) { total, name in
             var info = stat()
-            if stat(directory + name, &info) == 0 { total += Int(info.st_size) }
+            return stat(directory + name + ".pack", &info) == 0 ? total + Int(info.st_size) : total
         }
-        return total
     }
 
     private static func folder(_ gitDirectory: String) -> String {

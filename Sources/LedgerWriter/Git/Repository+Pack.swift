@@ -55,7 +55,7 @@ extension Repository {
         return removed
     }
 
-    private static func packNames(in directory: String) -> [String] {
+    static func packNames(in directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []

@@ -185,7 +185,7 @@ struct CommitLoader {
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
-                    .record(try kind.init(storedBytes: bytes))
+                    .record(try AuthorityManifest(rawBytes: bytes))
                 })
         default:
             break
@@ -200,7 +200,7 @@ struct CommitLoader {
         let content = result { () throws(LedgerFormatError) -> FileContent in
             switch meaning {
             case .descriptor: return .descriptor(try LedgerDescriptor(json: object))
-            case .record(let kind, _): return .record(try kind.init(storedBytes: bytes))
+            case .record(let kind, _): return .record(try kind.init(storedBytes: bytes, json: object))
             case .logEntry: return .entry(try WriteLogEntry(json: object))
             default: preconditionFailure("handled above")
             }

@@ -21,7 +21,7 @@ public enum BatchImporter {
                     return item(
                         source, .manifest(try AuthorityManifest(rawBytes: bytes), detachedSignature: detachedSignature))
                 }
-                return item(source, .record(try stored.init(storedBytes: bytes)))
+                return item(source, .record(try stored.init(storedBytes: bytes, json: object)))
             }
             switch resolved {
             case .verdictSubmission: return item(source, .submission(try VerdictSubmission(json: object)))

@@ -8,8 +8,9 @@ public protocol StoredRecord: Sendable {
     static var folder: String { get }
     /// Its JSON Schema in `schemas/` (`mandate.schema.json`).
     static var schema: String { get }
-    /// Decodes the stored bytes: the strict parse and the kind's field rules.
-    init(storedBytes: [UInt8]) throws(LedgerFormatError)
+    /// Decodes the stored bytes, already parsed into `json` (a caller that has parsed them — the
+    /// loader checking canonical form, the importer recognizing the kind — does not parse them again).
+    init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError)
     /// The bytes the ledger stores: canonical JSON (a manifest: its exact published bytes).
     var storedBytes: [UInt8] { get }
     /// The content address its file is named by.
@@ -18,6 +19,11 @@ public protocol StoredRecord: Sendable {
 
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
+
+    /// Decodes the stored bytes: the strict parse and the kind's field rules.
+    public init(storedBytes: [UInt8]) throws(LedgerFormatError) {
+        try self.init(storedBytes: storedBytes, json: try CanonicalJSON.parse(storedBytes))
+    }
 }
 
 /// The registry of stored kinds: adding a kind is one line here (with its type, schema and policy).
@@ -40,9 +46,7 @@ protocol CanonicalStoredRecord: StoredRecord {
 }
 
 extension CanonicalStoredRecord {
-    public init(storedBytes: [UInt8]) throws(LedgerFormatError) {
-        try self.init(json: try CanonicalJSON.parse(storedBytes))
-    }
+    public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) { try self.init(json: json) }
     public var storedBytes: [UInt8] { CanonicalJSON.encode(json) }
 }
 
@@ -56,7 +60,9 @@ extension AuthorityManifest: StoredRecord {
     public static let kindName = "manifest"
     public static let folder = "manifests"
     /// A manifest is stored and hashed as the exact bytes its authority published.
-    public init(storedBytes: [UInt8]) throws(LedgerFormatError) { try self.init(rawBytes: storedBytes) }
+    public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
+        try self.init(rawBytes: storedBytes)
+    }
     public var storedBytes: [UInt8] { rawBytes }
     public var address: ContentAddress { hash }
 }

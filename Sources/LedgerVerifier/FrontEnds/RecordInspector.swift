@@ -101,7 +101,7 @@ private struct Inspection {
     mutating func check(_ bytes: [UInt8], object: JSONObject?) throws(LedgerFormatError) {
         guard let object else { return writeRequests(try WriteRequest.lines(bytes)) }
         if let stored = kind.stored {
-            let record = try stored.init(storedBytes: bytes)
+            let record = try stored.init(storedBytes: bytes, json: object)
             address = record.address
             return self.record(record)
         }

@@ -3,8 +3,10 @@ public import LedgerFormat
 /// Records of a ledger by content address, read through one repository handle and one bounded cache —
 /// the one lookup the writer's snapshot, the verifier's loader and the verified history use (issue 13).
 ///
-/// A record's bytes never change under its address (the append-only rule), so a record found once is
-/// served from the cache in every later tree; an absence is never cached, since a later tree may hold it.
+/// The caller's ``RecordIndex`` says which batch stored a record; the record is read from that batch's
+/// folder in ``tree``, so an index entry the tree does not confirm finds nothing. A record's bytes never
+/// change under its address (the append-only rule), so a record found once is served from the cache in
+/// every later tree; an absence is never cached, since a later tree may hold it.
 public final class RecordLookup {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case git(GitError)
@@ -24,7 +26,7 @@ public final class RecordLookup {
     public var tree: ObjectID?
     /// Most records kept; the cache is emptied when it grows past this.
     public let limit: Int
-    private var found: [String: any StoredRecord] = [:]
+    private var found: [RecordIndex.Key: any StoredRecord] = [:]
 
     public init(repository: Repository, tree: ObjectID?, limit: Int = 100_000) {
         self.repository = repository
@@ -33,10 +35,13 @@ public final class RecordLookup {
     }
 
     /// The `T` stored under `address` in ``tree`` (or seen in an earlier tree), nil when there is none.
-    public func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(Failure) -> T? {
-        let path = LedgerLayout.recordPath(type, address)
-        if let hit = found[path] as? T { return hit }
-        guard let tree else { return nil }
+    public func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress, index: RecordIndex) throws(Failure)
+        -> T?
+    {
+        let key = RecordIndex.Key(type, address)
+        if let hit = found[key] as? T { return hit }
+        guard let tree, let batch = index.batch(of: key) else { return nil }
+        let path = LedgerLayout.recordPath(type, address, batch: batch)
         let bytes: [UInt8]
         do {
             guard let entry = try repository.entry(at: path, inTree: tree), entry.kind == .blob else { return nil }
@@ -51,14 +56,16 @@ public final class RecordLookup {
             throw .undecodable(path: path, error)
         }
         if found.count >= limit { found.removeAll(keepingCapacity: true) }
-        found[path] = record
+        found[key] = record
         return record
     }
 
     /// The same, with a file that does not decode treated as absent (the policies report it).
-    public func decodable<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
+    public func decodable<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress, index: RecordIndex)
+        throws(GitError) -> T?
+    {
         do {
-            return try record(type, address)
+            return try record(type, address, index: index)
         } catch {
             if case .git(let error) = error { throw error }
             return nil

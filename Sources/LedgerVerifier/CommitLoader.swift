@@ -12,9 +12,9 @@ struct CommitLoader {
     static let maxTreeEntries = 10_000
     /// Most bytes of one tree object (10 000 entries of a ledger's names fit in well under 1 MiB).
     static let maxTreeBytes = 1 << 20
-    /// Deepest folder nesting read: the whitelist's deepest path (`log/<10>/<3>/<16>.json`) is 3
-    /// folders deep; anything deeper is refused without being walked, so depth costs nothing.
-    static let maxTreeDepth = 4
+    /// Deepest folder nesting read: the whitelist's deepest path (`batches/<7>/<10>/<kind>/<a>/<hex>.json`)
+    /// is 5 folders deep; anything deeper is refused without being walked, so depth costs nothing.
+    static let maxTreeDepth = 5
 
     let repository: Repository
     let clock: PhaseClock
@@ -41,20 +41,23 @@ struct CommitLoader {
 
         // Read the added whitelisted files within limits (and a rotated allowed_signers).
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
+        var batches: [Int64?] = []
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
             guard change.kind == .added || (change.kind == .modified && change.path == LedgerLayout.allowedSignersPath)
             else { continue }
-            guard let meaning = LedgerLayout.classify(change.path), let size = change.size,
+            guard let located = LedgerLayout.locate(change.path), let size = change.size,
                 size <= Limits.maxRecordBytes,
                 pending.count < Self.maxFilesPerCommit
             else { continue }
             guard let blob = change.id else { continue }
-            pending.append((change.path, meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
+            pending.append((change.path, located.meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
+            batches.append(located.batch)
         }
         clock.lap("load: read blobs")
         var files = Self.decodeInParallel(pending)
+        for index in files.indices { files[index].batch = batches[index] }
         clock.lap("load: decode (parallel)")
-        try resolveReferences(&files, parentTree: earlierTree)
+        try resolveReferences(&files, parentTree: earlierTree, index: state.records)
         clock.lap("load: resolve references")
         let descriptor =
             files.lazy.compactMap { file -> LedgerDescriptor? in
@@ -215,7 +218,9 @@ struct CommitLoader {
     // MARK: - References (git, sequential)
 
     /// Finds, for each verdict and receipt, the records it refers to: in this commit, or earlier.
-    private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?) throws(GitError) {
+    private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?, index: RecordIndex)
+        throws(GitError)
+    {
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
         var verdicts: [ContentAddress: Verdict] = [:]
@@ -228,7 +233,7 @@ struct CommitLoader {
         }
         lookup.tree = parentTree
         func earlier<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
-            try lookup.decodable(type, address)
+            try lookup.decodable(type, address, index: index)
         }
         func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
             if let found = mandates[ref] { return found }

@@ -4,6 +4,8 @@ public import LedgerFormat
 public struct LoadedFile: Sendable {
     public let path: String
     public let meaning: LedgerLayout.PathMeaning
+    /// The batch folder a record or manifest signature is stored in (nil for the root files and the log).
+    public var batch: Int64? = nil
     public let bytes: [UInt8]
     public let isCanonical: Bool
     public var content: Result<FileContent, LedgerFormatError>

@@ -35,6 +35,11 @@ extension ReplayState {
         state.previousTime = info.time
         state.logSize = trailers.logSize
         state.logHead = trailers.logHead
+        // Which batch stores each record: listed from the batch folders' trees, contents unread.
+        let stored = try repository.batchFiles(inCommit: commit)
+        for file in stored {
+            if let key = RecordIndex.Key(file.meaning) { state.records.insert(key, batch: file.batch) }
+        }
         if let checkpoint {
             state.commitsSeen = checkpoint.commits
             state.bindings = Set(checkpoint.bindings)
@@ -48,15 +53,16 @@ extension ReplayState {
             summary.firstCommitTime = checkpoint.firstCommitTime
         } else {
             // The commit counts come from the caller's chain.
-            for bytes in try Self.records(Mandate.self, at: commit, repository: repository) {
+            for bytes in try Self.records(Mandate.self, in: stored, repository: repository) {
                 let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
                 state.bindings.insert(mandate.deviceBinding)
                 state.identities.add(mandate)
             }
             state.lastWritten = try Self.lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
             if let profile = state.descriptor?.profile,
+                let batch = state.records.batch(of: EnforcementProfile.self, profile),
                 let bytes = try repository.blob(
-                    at: LedgerLayout.recordPath(EnforcementProfile.self, profile), inCommit: commit)
+                    at: LedgerLayout.recordPath(EnforcementProfile.self, profile, batch: batch), inCommit: commit)
             {
                 state.profilePlatform = try? EnforcementProfile(json: try CanonicalJSON.parse(bytes)).platform
             }
@@ -66,35 +72,46 @@ extension ReplayState {
             replay.restore(into: &state)
             return
         }
-        state.facts = try Self.receivedVerdicts(at: commit, repository: repository)
-        state.manifests = try Self.records(AuthorityManifest.self, at: commit, repository: repository).map {
+        state.facts = try Self.receivedVerdicts(in: stored, repository: repository)
+        state.manifests = try Self.records(AuthorityManifest.self, in: stored, repository: repository).map {
             try AuthorityManifest(rawBytes: $0)
         }
-        state.statusAttempts = try Self.records(StatusAttempt.self, at: commit, repository: repository).map {
+        state.statusAttempts = try Self.records(StatusAttempt.self, in: stored, repository: repository).map {
             try StatusAttempt(json: try CanonicalJSON.parse($0))
         }
-        state.revocations = try Self.records(RevocationDetermination.self, at: commit, repository: repository).map {
+        state.revocations = try Self.records(RevocationDetermination.self, in: stored, repository: repository).map {
             try RevocationDetermination(json: try CanonicalJSON.parse($0)).effect
         }
     }
 
-    /// Every `.json` record of one stored kind in the tree at `commit`.
-    private static func records(_ kind: any StoredRecord.Type, at commit: ObjectID, repository: Repository) throws
-        -> [[UInt8]]
+    /// The files of one stored kind among the batch folders' files.
+    private static func entries(_ kind: any StoredRecord.Type, in stored: [Repository.BatchFile]) -> [TreeEntry] {
+        stored.compactMap { file in
+            if case .record(let found, _) = file.meaning, found == kind { return file.entry }
+            return nil
+        }
+    }
+
+    /// Every record of one stored kind among the batch folders' files, read.
+    private static func records(
+        _ kind: any StoredRecord.Type, in stored: [Repository.BatchFile], repository: Repository
+    )
+        throws -> [[UInt8]]
     {
-        try repository.recordEntries(kind, inCommit: commit).map { (entry: TreeEntry) throws(GitError) in
+        try entries(kind, in: stored).map { (entry: TreeEntry) throws(GitError) in
             try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
         }
     }
 
     /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the
     /// replay's state when a run resumes from a checkpoint).
-    private static func receivedVerdicts(at commit: ObjectID, repository: Repository) throws -> [String: [VerdictFact]]
+    private static func receivedVerdicts(in stored: [Repository.BatchFile], repository: Repository) throws
+        -> [String: [VerdictFact]]
     {
         // Each kind listed once from its trees (name → object), then read by id: no path lookups.
         func listing(_ kind: any StoredRecord.Type) throws -> [String: ObjectID] {
             var ids: [String: ObjectID] = [:]
-            for entry in try repository.recordEntries(kind, inCommit: commit) { ids[entry.name] = entry.id }
+            for entry in entries(kind, in: stored) { ids[entry.name] = entry.id }
             return ids
         }
         let verdictIDs = try listing(Verdict.self)
@@ -106,7 +123,7 @@ extension ReplayState {
         var facts: [String: [VerdictFact]] = [:]
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for bytes in try Self.records(VerdictReceipt.self, at: commit, repository: repository) {
+        for bytes in try Self.records(VerdictReceipt.self, in: stored, repository: repository) {
             let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
             guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
             let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))

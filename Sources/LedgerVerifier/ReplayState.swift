@@ -30,6 +30,9 @@ public struct ReplayState: Sendable {
     /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
     public var statusAttempts: [StatusAttempt] = []
     public var manifests: [AuthorityManifest] = []
+    /// Which batch stores each record so far: how the next commits' references are found, and how a
+    /// second copy of a record is recognized (format version 2).
+    public var records = RecordIndex()
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -70,6 +73,10 @@ public struct ReplayState: Sendable {
         previous = step.id
         previousTime = step.commit.time
         for file in step.files {
+            if let batch = file.batch {
+                if let key = RecordIndex.Key(file.meaning) { records.insert(key, batch: batch) }
+                records.noteBatch(batch)
+            }
             switch file.content {
             case .success(.descriptor(let value)):
                 if descriptor == nil { descriptor = value }

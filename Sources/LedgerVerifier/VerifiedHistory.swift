@@ -18,12 +18,15 @@ public final class VerifiedHistory {
     private let repository: Repository
     /// Records at the verified tip, read once.
     private let records: RecordLookup
+    /// Which batch stores each record, as the verification built it.
+    private let recordIndex: RecordIndex
     private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
 
     init(repository: Repository, tip: ObjectID, state: ReplayState) {
         self.repository = repository
         self.tip = tip
         records = RecordLookup(repository: repository, tree: try? repository.commit(tip).tree)
+        recordIndex = state.records
         descriptor = state.descriptor
         facts = state.facts
         lastWritten = state.lastWritten
@@ -35,10 +38,14 @@ public final class VerifiedHistory {
 
     // MARK: - Lookups at the verified tip
 
-    public func verdict(_ ref: ContentAddress) -> Verdict? { try? records.decodable(Verdict.self, ref) }
-    public func mandate(_ ref: ContentAddress) -> Mandate? { try? records.decodable(Mandate.self, ref) }
+    public func verdict(_ ref: ContentAddress) -> Verdict? {
+        try? records.decodable(Verdict.self, ref, index: recordIndex)
+    }
+    public func mandate(_ ref: ContentAddress) -> Mandate? {
+        try? records.decodable(Mandate.self, ref, index: recordIndex)
+    }
     public func manifest(_ hash: ContentAddress) -> AuthorityManifest? {
-        try? records.decodable(AuthorityManifest.self, hash)
+        try? records.decodable(AuthorityManifest.self, hash, index: recordIndex)
     }
 
     /// Each binding's last successful write recorded at or before `time` — what the device held then,

@@ -152,11 +152,13 @@ struct BatchPlanner {
 
     /// Plans a file unless the ledger or the batch already holds it with the same bytes; true when planned.
     ///
-    /// Different bytes at a path the ledger holds are planned too: the commit then changes a published
-    /// file, which the append-only policy refuses. Different bytes at a path this batch already plans
+    /// Different bytes for a record the ledger holds are planned too: the commit then publishes it a second
+    /// time, which the append-only policy refuses. Different bytes at a path this batch already plans
     /// cannot be laid out as one commit at all.
+    /// - Parameter published: what the ledger already stores for this file (nil: nothing).
     private mutating func add(
-        _ path: String, _ bytes: [UInt8], _ source: String, record: String? = nil, mayExist: Bool = true
+        _ path: String, _ bytes: [UInt8], _ source: String, record: String? = nil,
+        published: () throws(AppendError) -> [UInt8]?
     ) throws(AppendError) -> Bool {
         if let planned = plan.index[path] {
             guard plan.files[planned].bytes == bytes else {
@@ -166,7 +168,7 @@ struct BatchPlanner {
             }
             return false
         }
-        if mayExist, let existing = try state.file(path), existing == bytes {
+        if let existing = try published(), existing == bytes {
             plan.counts.alreadyPresent += 1
             return false
         }
@@ -174,15 +176,12 @@ struct BatchPlanner {
         return true
     }
 
-    private mutating func add(
-        _ path: String, _ json: JSONObject, _ source: String, record: String? = nil, mayExist: Bool = true
-    ) throws(AppendError) -> Bool {
-        try add(path, CanonicalJSON.encode(json), source, record: record, mayExist: mayExist)
-    }
-
-    /// Plans a stored record at its content address (`StoredRecord`).
+    /// Plans a stored record in this batch's folder (`StoredRecord`).
     private mutating func add(_ record: some StoredRecord, _ source: String) throws(AppendError) -> Bool {
-        try add(LedgerLayout.recordPath(of: record), record.storedBytes, source, record: record.address.hex)
+        let state = state
+        return try add(
+            LedgerLayout.recordPath(of: record, batch: state.nextBatch), record.storedBytes, source,
+            record: record.address.hex, published: { () throws(AppendError) in try state.storedBytes(like: record) })
     }
 
     // MARK: - Records
@@ -195,7 +194,10 @@ struct BatchPlanner {
             plan.counts.manifests += 1
         }
         if let signature {
-            _ = try add(LedgerLayout.manifestSignaturePath(manifest.hash), signature, source)
+            let state = state
+            _ = try add(
+                LedgerLayout.manifestSignaturePath(manifest.hash, batch: state.nextBatch), signature, source,
+                published: { () throws(AppendError) in try state.manifestSignature(manifest.hash) })
         }
     }
 
@@ -257,7 +259,12 @@ struct BatchPlanner {
         // Past the tip's log size no entry file exists yet: no lookup needed.
         let mayExist = entry.sequence <= state.trailers.logSize
         let path = LedgerLayout.logEntryPath(entry.sequence)
-        guard try add(path, entry.json, source, record: "sequence \(entry.sequence)", mayExist: mayExist) else {
+        let state = state
+        guard
+            try add(
+                path, CanonicalJSON.encode(entry.json), source, record: "sequence \(entry.sequence)",
+                published: { () throws(AppendError) in mayExist ? try state.file(path) : nil })
+        else {
             return
         }
         batchEntries[entry.sequence] = entry

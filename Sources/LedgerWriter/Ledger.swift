@@ -86,15 +86,15 @@ public enum Ledger {
             var files: [(path: String, bytes: [UInt8])] = []
             if let profile {
                 descriptor.profile = profile.ref
-                files.append((LedgerLayout.recordPath(of: profile), profile.storedBytes))
+                files.append((LedgerLayout.recordPath(of: profile, batch: 1), profile.storedBytes))
             }
             files.append((LedgerLayout.descriptorPath, CanonicalJSON.encode(descriptor.json)))
             files.append(
                 (LedgerLayout.allowedSignersPath, Array(AllowedSigners(keys: [signingKey.publicKey]).text.utf8)))
             let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
             return try judgedCommit(
-                repository, signingKey, files: files, parent: nil, message: message, time: at, sources: [:],
-                otherwise: path
+                repository, signingKey, files: files, parent: nil, known: nil, message: message, time: at,
+                sources: [:], otherwise: path
             ).commit
         } catch let error as AppendError {
             throw error
@@ -112,7 +112,7 @@ public enum Ledger {
         path: String, items: [BatchItem], signingKey: any CommitSigner, at: Instant, idempotencyKey: String? = nil
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
-            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+            let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
             let timer = PhaseClock()
             let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
             timer.lap("plan")
@@ -122,8 +122,8 @@ public enum Ledger {
             }
             try repository.attachInMemoryObjects()
             let (commit, conduct) = try judgedCommit(
-                repository, signingKey, files: plan.files, parent: tip, message: plan.commitMessage, time: at,
-                sources: plan.sources, otherwise: "batch")
+                repository, signingKey, files: plan.files, parent: tip, known: known, message: plan.commitMessage,
+                time: at, sources: plan.sources, otherwise: "batch")
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
             var result = AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
@@ -142,7 +142,7 @@ public enum Ledger {
         at: Instant
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
-            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey)
+            let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
             if let reason = TimeWindow.commitViolation(
                 TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
             {
@@ -174,7 +174,7 @@ public enum Ledger {
             let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
             return try judgedCommit(
                 repository, signingKey, files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))],
-                parent: tip, message: message, time: at, sources: [:], otherwise: "keys rotate"
+                parent: tip, known: known, message: message, time: at, sources: [:], otherwise: "keys rotate"
             ).commit
         }
     }
@@ -203,22 +203,17 @@ public enum Ledger {
     /// Builds the commit in memory, has the verifier's policies judge it against its parent
     /// (``CandidateCommit``), and publishes it only when nothing refuses it: one rulebook for `append`
     /// and `verify`. Returns the commit and the conduct findings about its writes.
+    /// - Parameter known: the replay state at `parent` when the writer has it (else it is rebuilt).
     private static func judgedCommit(
         _ repository: Repository, _ signer: any CommitSigner, files: [(path: String, bytes: [UInt8])],
-        parent: ObjectID?, message: String, time: Instant, sources: [String: String], otherwise fallback: String
+        parent: ObjectID?, known: ReplayStateCache.Entry?, message: String, time: Instant, sources: [String: String],
+        otherwise fallback: String
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
-        // The replay state at the parent: this process's own, else the writer's state files, else rebuilt.
         let directory = repository.gitDirectory
         let cache = ReplayStateCache.shared
-        var known = cache.entry(for: directory, at: parent)
-        if known == nil, let parent,
-            let loaded = WriterStateFile.load(at: parent, in: repository, signer: signer.publicKey, now: time)
-        {
-            known = .init(state: loaded.state, replayFrom: loaded.replayFrom, unsaved: false)
-        }
         let judgement = try CandidateCommit.judge(
             prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: known?.state)
         clock.lap("judge")
@@ -239,21 +234,29 @@ public enum Ledger {
         return (prepared.id, judgement.acceptedConduct)
     }
 
-    /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit.
-    private static func openForWriting(_ path: String, signingKey: any CommitSigner) throws
-        -> (Repository, ObjectID, LedgerState)
+    /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit; with the replay
+    /// state at the tip when the writer has it — this process's own, else the writer's state files (the
+    /// judgement rebuilds it otherwise).
+    private static func openForWriting(_ path: String, signingKey: any CommitSigner, at time: Instant) throws
+        -> (Repository, ObjectID, LedgerState, ReplayStateCache.Entry?)
     {
         let repository = try Repository.open(path)
         guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
             throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
         }
-        let state = try LedgerState(repository: repository, tip: tip)
+        var known = ReplayStateCache.shared.entry(for: repository.gitDirectory, at: tip)
+        if known == nil,
+            let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time)
+        {
+            known = .init(state: loaded.state, replayFrom: loaded.replayFrom, unsaved: false)
+        }
+        let state = try LedgerState(repository: repository, tip: tip, index: known?.state.records)
         guard state.signers.contains(signingKey.publicKey) else {
             throw AppendError(
                 source: path, rule: "signingKey.notAllowed",
                 reason: "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)")
         }
-        return (repository, tip, state)
+        return (repository, tip, state, known)
     }
 
     /// The git directory of the repository at `path` (where the writer lock lives).

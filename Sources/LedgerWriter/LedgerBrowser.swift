@@ -54,13 +54,11 @@ public enum LedgerBrowser {
                 }
                 return .file(path: entryPath, bytes: bytes)
             }
-            if let address = ContentAddress(hex: ref) {
-                for kind in StoredRecords.kinds {
-                    let recordPath = LedgerLayout.recordPath(kind, address)
-                    if let bytes = try repository.blob(at: recordPath, inCommit: tip) {
-                        return .file(path: recordPath, bytes: bytes)
-                    }
-                }
+            if ContentAddress(hex: ref) != nil,
+                let recordPath = try recordPaths(startingWith: ref, at: tip, in: repository).first,
+                let bytes = try repository.blob(at: recordPath, inCommit: tip)
+            {
+                return .file(path: recordPath, bytes: bytes)
             }
             if let bytes = try repository.blob(at: ref, inCommit: tip) {
                 return .file(path: ref, bytes: bytes)
@@ -88,25 +86,20 @@ public enum LedgerBrowser {
         }
     }
 
-    /// The record paths whose content address starts with `prefix` (8–63 lowercase hex digits): only the
-    /// one fan-out folder per kind that the first four digits name is listed.
+    /// The record paths whose content address starts with `prefix` (8–64 lowercase hex digits), in batch
+    /// order: the batch folders are listed (format version 2 names records by batch), contents unread.
     private static func recordPaths(startingWith prefix: String, at tip: ObjectID, in repository: Repository)
         throws(GitError) -> [String]
     {
         let hex = Set("0123456789abcdef")
-        guard (8..<64).contains(prefix.count), prefix.allSatisfy(hex.contains) else { return [] }
-        let first = String(prefix.prefix(2))
-        let second = String(prefix.dropFirst(2).prefix(2))
-        var paths: [String] = []
-        for kind in StoredRecords.kinds {
-            let folder = "\(kind.folder)/\(first)/\(second)"
-            guard let entry = try repository.entry(at: folder, inCommit: tip), entry.kind == .tree else { continue }
-            for file in try repository.treeEntries(entry.id)
-            where file.name.hasPrefix(prefix) && file.name.hasSuffix(".json") {
-                paths.append(folder + "/" + file.name)
+        guard (8...64).contains(prefix.count), prefix.allSatisfy(hex.contains) else { return [] }
+        return try repository.batchFiles(inCommit: tip).compactMap { file in
+            switch file.meaning {
+            case .record(let kind, let address) where address.hex.hasPrefix(prefix):
+                LedgerLayout.recordPath(kind, address, batch: file.batch)
+            default: nil
             }
         }
-        return paths
     }
 
     private static func batch(_ id: ObjectID, in repository: Repository) throws(GitError) -> Batch {

@@ -17,8 +17,14 @@ public final class LedgerState {
 
     /// Records at the tip, read once (the lookup the verifier uses too).
     private let records: RecordLookup
+    /// Which batch stores each record at the tip.
+    public let index: RecordIndex
+    /// The batch number the next commit that stores records opens.
+    public var nextBatch: Int64 { index.lastBatch + 1 }
 
-    public init(repository: Repository, tip: ObjectID) throws(AppendError) {
+    /// - Parameter index: the tip's record index when the caller has it (the writer's replay state);
+    ///   otherwise it is rebuilt from the tip's batch folders.
+    public init(repository: Repository, tip: ObjectID, index: RecordIndex? = nil) throws(AppendError) {
         self.repository = repository
         self.tip = tip
         let source = repository.path
@@ -27,6 +33,7 @@ public final class LedgerState {
             commitTime = commit.time
             rootTree = commit.tree
             records = RecordLookup(repository: repository, tree: commit.tree)
+            self.index = try index ?? repository.recordIndex(inCommit: tip)
             guard let trailers = LedgerTrailers(message: commit.message) else {
                 throw AppendError(
                     source: source, record: tip.hex, rule: "ledger.trailers",
@@ -81,6 +88,19 @@ public final class LedgerState {
         }
     }
 
+    /// The bytes the tip stores for `record`'s kind and address (nil when it stores none): equal bytes
+    /// mean the record is already published.
+    public func storedBytes(like record: some StoredRecord) throws(AppendError) -> [UInt8]? {
+        guard let batch = index.batch(of: type(of: record), record.address) else { return nil }
+        return try file(LedgerLayout.recordPath(of: record, batch: batch))
+    }
+
+    /// The manifest signature the tip stores for `hash`, if any.
+    public func manifestSignature(_ hash: ContentAddress) throws(AppendError) -> [UInt8]? {
+        guard let batch = index.batch(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
+        return try file(LedgerLayout.manifestSignaturePath(hash, batch: batch))
+    }
+
     public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? { try record(Mandate.self, ref) }
 
     public func manifest(_ hash: ContentAddress) throws(AppendError) -> AuthorityManifest? {
@@ -90,7 +110,7 @@ public final class LedgerState {
     /// The `T` the tip holds under `address`; a file there that does not decode is a broken ledger.
     private func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(AppendError) -> T? {
         do {
-            return try records.record(type, address)
+            return try records.record(type, address, index: index)
         } catch {
             switch error {
             case .git(let git): throw AppendError.git(git, source: repository.path, record: address.hex)

@@ -30,7 +30,7 @@ struct AppendVerifyAgreementTests {
     static let writerLaidOut: Set<String> = [
         "GitObjectPolicy", "RepositoryPolicy", "CommitHeaderPolicy", "HistoryPolicy", "CommitSignaturePolicy",
         "TreeWhitelistPolicy", "DescriptorPolicy", "AppendOnlyPolicy", "ContentAddressPolicy", "CanonicalFormPolicy",
-        "LogTrailerPolicy", "RecordLimitsPolicy",
+        "LogTrailerPolicy", "RecordLimitsPolicy", "BatchFolderPolicy",
     ]
 
     /// Attacks under other policies that rewrite history rather than add to it, or that the writer's own
@@ -132,6 +132,15 @@ struct AppendVerifyAgreementTests {
     }
 
     static let cases: [Case] = [
+        Case(attack: "a second receipt for a published verdict", expected: .refused) {
+            [
+                file(
+                    "receipt.json",
+                    VerdictReceipt(
+                        verdictRef: verdicts[2].ref, status: .queued, receivedAt: Instant.parse("2026-08-12T03:00:00Z")!
+                    ).json)
+            ]
+        },
         Case(attack: "a second manifest claims the authority's id with another key", expected: .refused) {
             [("manifest.json", FixtureAuthority(seed: FixtureSeed.repeated(0x0d)).manifestBytes, nil)]
         },

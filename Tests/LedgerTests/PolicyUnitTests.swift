@@ -27,7 +27,7 @@ struct PolicyUnitTests {
     static let verdicts = FixtureLedger.verdicts.map { try! Verdict(json: $0) }
 
     static func stored(_ record: some StoredRecord) -> (String, [UInt8]) {
-        (LedgerLayout.recordPath(of: record), record.storedBytes)
+        (LedgerLayout.recordPath(of: record, batch: TamperCorpus.newBatch), record.storedBytes)
     }
 
     static func entryFile(_ entry: WriteLogEntry) -> (String, [UInt8]) {
@@ -41,6 +41,32 @@ struct PolicyUnitTests {
     }
 
     static let vectors: [Vector] = [
+        Vector(
+            policy: BatchFolderPolicy(), name: "records in the next batch",
+            files: { _ in [stored(try! Mandate(json: mandate("enrollment:device-5")))] }, reasons: []),
+        Vector(
+            policy: BatchFolderPolicy(), name: "a record in an earlier batch",
+            files: { _ in
+                let mandate = try! Mandate(json: mandate("enrollment:device-5"))
+                return [(LedgerLayout.recordPath(of: mandate, batch: 3), mandate.storedBytes)]
+            },
+            reasons: [
+                "adds to batch 3, which an earlier commit published; this commit's records belong in batch 4 "
+                    + "(batches/0000000/0000000004)"
+            ]),
+        Vector(
+            policy: BatchFolderPolicy(), name: "a batch skipped",
+            files: { _ in
+                let mandate = try! Mandate(json: mandate("enrollment:device-5"))
+                return [(LedgerLayout.recordPath(of: mandate, batch: 6), mandate.storedBytes)]
+            },
+            reasons: ["opens batch 6 where the next batch is 4 (batches/0000000/0000000004)"]),
+        Vector(
+            policy: AppendOnlyPolicy(), name: "a mandate stored again",
+            files: { _ in [stored(mandates[1])] },
+            reasons: [
+                "published again: batch 2 already holds it (\(LedgerLayout.recordPath(of: mandates[1], batch: 2)))"
+            ]),
         Vector(
             policy: ChainLinkPolicy(), name: "the next entry",
             files: { last in [entryFile(TamperCorpus.write(7, after: last))] }, reasons: []),
@@ -81,7 +107,8 @@ struct PolicyUnitTests {
             files: { _ in
                 [
                     (
-                        LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: [1])),
+                        LedgerLayout.recordPath(
+                            Mandate.self, ContentAddress(hashing: [1]), batch: TamperCorpus.newBatch),
                         CanonicalJSON.encode(mandate("enrollment:device-7"))
                     )
                 ]
@@ -91,7 +118,15 @@ struct PolicyUnitTests {
             ]),
         Vector(
             policy: RecordSchemaPolicy(), name: "a verdict that is not JSON",
-            files: { _ in [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [2])), Array("nope".utf8))] },
+            files: { _ in
+                [
+                    (
+                        LedgerLayout.recordPath(
+                            Verdict.self, ContentAddress(hashing: [2]), batch: TamperCorpus.newBatch),
+                        Array("nope".utf8)
+                    )
+                ]
+            },
             reasons: ["notAnObject: the top-level value must be a JSON object"]),
         Vector(
             policy: ReceiptPolicy(), name: "a receipt for no verdict",

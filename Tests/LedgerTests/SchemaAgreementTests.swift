@@ -327,7 +327,8 @@ struct SchemaAgreementTests {
             edit(&copy)
             samples.append((name, copy, false))
         }
-        broken("descriptor-version-2") { $0.set("formatVersion", .integer(2)) }
+        broken("descriptor-version-1") { $0.set("formatVersion", .integer(1)) }
+        broken("descriptor-version-3") { $0.set("formatVersion", .integer(3)) }
         broken("descriptor-unknown-field") { $0.set("note", .string("x")) }
         broken("descriptor-no-keys") { $0.remove("interfaceKeys") }
         broken("descriptor-duplicate-apps") {

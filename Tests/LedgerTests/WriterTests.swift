@@ -41,20 +41,20 @@ struct WriterTests {
             [scenario.file(FixtureRecords.submission(ban, authority: scenario.authority))], at: "2026-08-18T00:05:00Z")
 
         let verdict = try Verdict(json: ban)
-        let receiptPath = LedgerLayout.recordPath(VerdictReceipt.self, verdict.ref)
+        let receiptPath = scenario.recordPath(VerdictReceipt.self, verdict.ref)
         let receipt = try VerdictReceipt(
             json: try CanonicalJSON.parseCanonical(Array(try #require(scenario.show(receiptPath)).utf8)))
         #expect(receipt.status == .stored)  // suspensive: executeAfter is 30 days after decidedAt
         #expect(receipt.receivedAt == Instant.parse("2026-08-18T00:05:00Z"))
         #expect(
-            scenario.show(LedgerLayout.recordPath(Verdict.self, verdict.ref))
+            scenario.show(scenario.recordPath(Verdict.self, verdict.ref))
                 == String(decoding: CanonicalJSON.encode(ban), as: UTF8.self))
         #expect(
-            scenario.show(LedgerLayout.recordPath(AuthorityManifest.self, scenario.authority.manifestHash))
+            scenario.show(scenario.recordPath(AuthorityManifest.self, scenario.authority.manifestHash))
                 == String(decoding: scenario.authority.manifestBytes, as: UTF8.self))
-        #expect(scenario.show(LedgerLayout.manifestSignaturePath(scenario.authority.manifestHash)) != nil)
+        #expect(scenario.show(scenario.manifestSignaturePath(scenario.authority.manifestHash)) != nil)
         let profileRef = try EnforcementProfile(json: FixtureProfile.appleDeviceCheck).ref
-        #expect(scenario.show(LedgerLayout.recordPath(EnforcementProfile.self, profileRef)) != nil)
+        #expect(scenario.show(scenario.recordPath(EnforcementProfile.self, profileRef)) != nil)
 
         // Redelivery of the same verdict is a no-op: no commit, no second receipt.
         let before = scenario.tip

@@ -5,7 +5,7 @@
 /// acceptance criterion 5). The interface countersigning keys are the root key plus per-authority
 /// rotated keys, as the reference's `/health` publishes them (reference §2.2).
 public struct LedgerDescriptor: Sendable, Equatable {
-    public static let formatVersion: Int64 = 1
+    public static let formatVersion: Int64 = 2
     public static let fields: Set<String> = [
         "formatVersion", "ledgerId", "interface", "profile", "appleAccount",
         "interfaceKeys",

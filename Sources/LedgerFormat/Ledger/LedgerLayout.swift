@@ -1,9 +1,12 @@
 /// Where each file lives in a ledger repository (docs/FORMAT.md is the contract; this is its code).
 ///
-/// Content-addressed records sit in two-level fan-out folders (`verdicts/ab/cd/<hex>.json`), so
-/// at 10 million records of one kind each leaf holds ~150 files and every tree stays small; an
-/// append rewrites only the folders on its paths. Write-log entries sit in `log/` under two levels
-/// of bounded folders named so that listing order is sequence order.
+/// Format version 2 (issue 14): every commit that stores records adds **one new batch folder**,
+/// `batches/<B[0..<7]>/<B>/` with the batch number `B` zero-padded to 10 digits, and names each record
+/// inside it by kind and content address (`batches/0000000/0000000042/verdicts/a/<hex>.json`). Nothing an
+/// earlier commit wrote is rewritten, so a commit's tree work follows its batch, not the ledger's size.
+/// Finding a record by content address takes an index (`RecordIndex`) that is rebuilt from the trees and
+/// never trusted. Write-log entries sit in `log/` under two levels of bounded folders named so that listing
+/// order is sequence order.
 public enum LedgerLayout {
     public static let descriptorPath = "ledger.json"
     public static let allowedSignersPath = "keys/allowed_signers"
@@ -13,23 +16,34 @@ public enum LedgerLayout {
     /// Digits of a write-log entry's file name: sequences up to 10^16 − 1.
     public static let sequenceDigits = 16
 
-    /// `<folder>/ab/cd/<hex>.json`.
-    public static func recordPath(_ kind: any StoredRecord.Type, _ address: ContentAddress) -> String {
+    public static let batchesFolder = "batches"
+    /// Digits of a batch folder's name: batch numbers from 1 to ``maxBatch``.
+    public static let batchDigits = 10
+    /// The highest batch number (the record index keeps batch numbers in 32 bits).
+    public static let maxBatch = Int64(UInt32.max)
+
+    /// `batches/<B[0..<7]>/<B>`: at most 1 000 batch folders in each middle folder.
+    public static func batchFolder(_ batch: Int64) -> String {
+        precondition(batch >= 1 && batch <= maxBatch)
+        let padded = zeroPadded(batch, digits: batchDigits)
+        return "\(batchesFolder)/\(padded.prefix(7))/\(padded)"
+    }
+
+    /// `batches/<…>/<B>/<folder>/<a>/<hex>.json`, where `a` is the first hex digit of the address: 16
+    /// folders per kind in a batch, so a batch of 150 000 records of one kind stays within the tree limit.
+    public static func recordPath(_ kind: any StoredRecord.Type, _ address: ContentAddress, batch: Int64) -> String {
         let hex = address.hex
-        let bytes = Array(hex.utf8)
-        let first = String(decoding: bytes[0..<2], as: UTF8.self)
-        let second = String(decoding: bytes[2..<4], as: UTF8.self)
-        return "\(kind.folder)/\(first)/\(second)/\(hex).json"
+        return "\(batchFolder(batch))/\(kind.folder)/\(hex.prefix(1))/\(hex).json"
     }
 
-    /// Where `record` is stored.
-    public static func recordPath(of record: some StoredRecord) -> String {
-        recordPath(type(of: record), record.address)
+    /// Where `record` is stored when batch `batch` publishes it.
+    public static func recordPath(of record: some StoredRecord, batch: Int64) -> String {
+        recordPath(type(of: record), record.address, batch: batch)
     }
 
-    /// The detached signature beside a manifest: `manifests/ab/cd/<hex>.sig`.
-    public static func manifestSignaturePath(_ hash: ContentAddress) -> String {
-        let path = recordPath(AuthorityManifest.self, hash)
+    /// The detached signature of a manifest, in the batch that publishes it: `…/manifests/a/<hex>.sig`.
+    public static func manifestSignaturePath(_ hash: ContentAddress, batch: Int64) -> String {
+        let path = recordPath(AuthorityManifest.self, hash, batch: batch)
         return String(path.dropLast(".json".count)) + ".sig"
     }
 
@@ -37,12 +51,16 @@ public enum LedgerLayout {
     /// 1 000 entries per leaf folder and per middle folder, and 10 top folders per 10 million entries.
     public static func logEntryPath(_ sequence: Int64) -> String {
         precondition(sequence >= 1 && sequence < 10_000_000_000_000_000)
-        let digits = String(sequence)
-        let padded = String(repeating: "0", count: sequenceDigits - digits.count) + digits
+        let padded = zeroPadded(sequence, digits: sequenceDigits)
         let bytes = Array(padded.utf8)
         let top = String(decoding: bytes[0..<10], as: UTF8.self)
         let middle = String(decoding: bytes[10..<13], as: UTF8.self)
         return "\(logFolder)/\(top)/\(middle)/\(padded).json"
+    }
+
+    private static func zeroPadded(_ value: Int64, digits: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// What a path in a ledger tree names, or nil for a path that is not on the whitelist.
@@ -65,31 +83,43 @@ public enum LedgerLayout {
     }
 
     /// Classifies a full file path. Only exact, canonical spellings match (lowercase hex, the
-    /// right fan-out prefix, zero-padded sequences in the right folders).
+    /// right fan-out prefix, zero-padded numbers in the right folders).
     public static func classify(_ path: String) -> PathMeaning? {
-        if path == descriptorPath { return .descriptor }
-        if path == allowedSignersPath { return .allowedSigners }
+        locate(path)?.meaning
+    }
+
+    /// A whitelisted path's meaning and, for a record or a manifest signature, the batch it is stored in.
+    public static func locate(_ path: String) -> (meaning: PathMeaning, batch: Int64?)? {
+        if path == descriptorPath { return (.descriptor, nil) }
+        if path == allowedSignersPath { return (.allowedSigners, nil) }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 4, parts[0] == logFolder {
             let name = parts[3]
             guard name.hasSuffix(".json") else { return nil }
             let digits = String(name.dropLast(5))
-            guard digits.utf8.count == sequenceDigits, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            guard digits.utf8.count == sequenceDigits, isDigits(digits),
                 let sequence = Int64(digits), sequence >= 1, logEntryPath(sequence) == path
             else { return nil }
-            return .logEntry(sequence)
+            return (.logEntry(sequence), nil)
         }
-        guard parts.count == 4, let kind = StoredRecords.kind(inFolder: parts[0]) else { return nil }
-        let name = parts[3]
+        guard parts.count == 6, parts[0] == batchesFolder, parts[2].utf8.count == batchDigits, isDigits(parts[2]),
+            let batch = Int64(parts[2]), batch >= 1, batch <= maxBatch,
+            let kind = StoredRecords.kind(inFolder: parts[3])
+        else { return nil }
+        let name = parts[5]
         if kind == AuthorityManifest.self, name.hasSuffix(".sig") {
-            guard let hash = ContentAddress(hex: String(name.dropLast(4))), manifestSignaturePath(hash) == path else {
-                return nil
-            }
-            return .manifestSignature(hash)
+            guard let hash = ContentAddress(hex: String(name.dropLast(4))),
+                manifestSignaturePath(hash, batch: batch) == path
+            else { return nil }
+            return (.manifestSignature(hash), batch)
         }
         guard name.hasSuffix(".json"), let address = ContentAddress(hex: String(name.dropLast(5))),
-            recordPath(kind, address) == path
+            recordPath(kind, address, batch: batch) == path
         else { return nil }
-        return .record(kind, address)
+        return (.record(kind, address), batch)
+    }
+
+    private static func isDigits(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }

@@ -1,23 +1,63 @@
 import LedgerFormat
 
 extension Repository {
-    /// The record files of one stored kind in `commit`'s tree: the `.json` blobs of its two-level
-    /// fan-out folders (`verdicts/ab/cd/<hex>.json`), in path order.
+    /// One record file a batch folder holds.
+    public struct BatchFile: Sendable {
+        public let meaning: LedgerLayout.PathMeaning
+        public let batch: Int64
+        public let entry: TreeEntry
+    }
+
+    /// Every record and manifest signature in `commit`'s batch folders, in batch order (each batch's files
+    /// in path order): listed from the trees, never looked up by path, contents unread. Names that are not
+    /// on the whitelist are skipped (the verifier reports them).
+    public func batchFiles(inCommit commit: ObjectID) throws(GitError) -> [BatchFile] {
+        guard let root = try entry(at: LedgerLayout.batchesFolder, inCommit: commit), root.kind == .tree else {
+            return []
+        }
+        var files: [BatchFile] = []
+        for middle in try treeEntries(root.id) where middle.kind == .tree {
+            for batch in try treeEntries(middle.id) where batch.kind == .tree {
+                for kind in try treeEntries(batch.id) where kind.kind == .tree {
+                    for fanOut in try treeEntries(kind.id) where fanOut.kind == .tree {
+                        let folder =
+                            "\(LedgerLayout.batchesFolder)/\(middle.name)/\(batch.name)/\(kind.name)/"
+                            + "\(fanOut.name)/"
+                        for file in try treeEntries(fanOut.id) where file.kind == .blob {
+                            guard let located = LedgerLayout.locate(folder + file.name), let number = located.batch
+                            else { continue }
+                            files.append(BatchFile(meaning: located.meaning, batch: number, entry: file))
+                        }
+                    }
+                }
+            }
+        }
+        return files
+    }
+
+    /// The record files of one stored kind in `commit`'s tree, in batch order.
     public func recordEntries(_ kind: any StoredRecord.Type, inCommit commit: ObjectID) throws(GitError)
         -> [TreeEntry]
     {
-        try jsonFilesTwoLevelsBelow(kind.folder, inCommit: commit)
+        try batchFiles(inCommit: commit).compactMap { file in
+            if case .record(let found, _) = file.meaning, found == kind { return file.entry }
+            return nil
+        }
+    }
+
+    /// The record index of `commit`: which batch stores each record (``RecordIndex``), rebuilt from its trees.
+    public func recordIndex(inCommit commit: ObjectID) throws(GitError) -> RecordIndex {
+        var index = RecordIndex()
+        for file in try batchFiles(inCommit: commit) {
+            if let key = RecordIndex.Key(file.meaning) { index.insert(key, batch: file.batch) }
+        }
+        return index
     }
 
     /// Every write-log entry file at `commit`, in sequence order (the log's folders and names are
     /// zero-padded, so tree order is sequence order): listed from the trees, never looked up by path.
     public func logEntries(inCommit commit: ObjectID) throws(GitError) -> [TreeEntry] {
-        try jsonFilesTwoLevelsBelow(LedgerLayout.logFolder, inCommit: commit)
-    }
-
-    /// The `.json` blobs in the folders two levels below `folder` (`folder/a/b/*.json`), in tree order.
-    private func jsonFilesTwoLevelsBelow(_ folder: String, inCommit commit: ObjectID) throws(GitError) -> [TreeEntry] {
-        guard let root = try entry(at: folder, inCommit: commit), root.kind == .tree else { return [] }
+        guard let root = try entry(at: LedgerLayout.logFolder, inCommit: commit), root.kind == .tree else { return [] }
         var files: [TreeEntry] = []
         for first in try treeEntries(root.id) where first.kind == .tree {
             for second in try treeEntries(first.id) where second.kind == .tree {

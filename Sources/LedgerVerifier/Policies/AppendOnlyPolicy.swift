@@ -1,8 +1,11 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3, §6.1: nothing is ever modified or deleted. The one file a commit may replace is
-/// `keys/allowed_signers` (a rotation); `ledger.json` is the DescriptorPolicy's.
+/// DESIGN §3, §6.1: nothing is ever modified or deleted, and nothing is published twice. The one file a
+/// commit may replace is `keys/allowed_signers` (a rotation); `ledger.json` is the DescriptorPolicy's. A
+/// record (or a manifest's signature) is stored once: a second copy under the same kind and content
+/// address in a later batch — another receipt for a verdict, a mandate with other signatures — is a
+/// republication (format version 2 names records by batch, so git alone would not see it).
 public struct AppendOnlyPolicy: LedgerPolicy {
     public static let name = "AppendOnlyPolicy"
 
@@ -11,7 +14,15 @@ public struct AppendOnlyPolicy: LedgerPolicy {
             guard change.path != LedgerLayout.descriptorPath else { return nil }
             switch change.kind {
             case .added:
-                return nil
+                guard change.objectKind == .blob, let located = LedgerLayout.locate(change.path),
+                    let key = RecordIndex.Key(located.meaning), let batch = state.records.batch(of: key)
+                else { return nil }
+                let earlier =
+                    key.kind.map { LedgerLayout.recordPath($0, key.address, batch: batch) }
+                    ?? LedgerLayout.manifestSignaturePath(key.address, batch: batch)
+                return failure(
+                    step, path: change.path, record: key.address.hex,
+                    "published again: batch \(batch) already holds it (\(earlier))")
             case .modified:
                 if change.path == LedgerLayout.allowedSignersPath && change.objectKind == .blob { return nil }
                 return failure(step, path: change.path, "modified after it was published")

@@ -36,6 +36,7 @@ public enum StandardLedgerPolicy {
         GitObjectPolicy(),
         CommitSignaturePolicy(),
         TreeWhitelistPolicy(),
+        BatchFolderPolicy(),
         AppendOnlyPolicy(),
         DescriptorPolicy(),
         RecordLimitsPolicy(),

@@ -94,6 +94,27 @@ final class LedgerScenario {
     }
 
     /// A file of the tip's tree, via stock git.
+    /// Where the tip stores a record of `kind` under `address` (format version 2 names records by the batch
+    /// that published them), or a path no tree holds when it stores none.
+    func recordPath(_ kind: any StoredRecord.Type, _ address: ContentAddress) -> String {
+        let repository = try! Repository.open(ledger)
+        let tip = try! repository.referenceTarget(LedgerLayout.branch)!
+        guard let batch = try! repository.recordIndex(inCommit: tip).batch(of: kind, address) else {
+            return "not-in-the-ledger/\(kind.folder)/\(address.hex)"
+        }
+        return LedgerLayout.recordPath(kind, address, batch: batch)
+    }
+
+    /// Where the tip stores the detached signature of manifest `hash`.
+    func manifestSignaturePath(_ hash: ContentAddress) -> String {
+        let repository = try! Repository.open(ledger)
+        let tip = try! repository.referenceTarget(LedgerLayout.branch)!
+        guard let batch = try! repository.recordIndex(inCommit: tip).batch(of: .init(manifestSignature: hash)) else {
+            return "not-in-the-ledger/\(hash.hex).sig"
+        }
+        return LedgerLayout.manifestSignaturePath(hash, batch: batch)
+    }
+
     func show(_ path: String) -> String? {
         let result = runProcess("git", ["--git-dir", ledger, "show", "refs/heads/main:\(path)"])
         return result.status == 0 ? result.stdout : nil

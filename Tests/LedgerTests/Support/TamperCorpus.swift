@@ -28,14 +28,28 @@ enum TamperCorpus {
     static let mandates = FixtureLedger.mandates
     static let verdicts = FixtureLedger.verdicts.map { try! Verdict(json: $0) }
 
-    static func mandatePath(_ index: Int) -> String { LedgerLayout.recordPath(Mandate.self, mandates[index].ref) }
-    static func verdictPath(_ index: Int) -> String { LedgerLayout.recordPath(Verdict.self, verdicts[index].ref) }
+    /// The good ledger's batches: 1 the profile, 2 the manifest and mandates, 3 verdicts and receipts; an
+    /// attack that stores records on the tip opens batch 4.
+    static let newBatch: Int64 = 4
+    static func mandatePath(_ index: Int) -> String {
+        LedgerLayout.recordPath(Mandate.self, mandates[index].ref, batch: 2)
+    }
+    static func verdictPath(_ index: Int) -> String {
+        LedgerLayout.recordPath(Verdict.self, verdicts[index].ref, batch: 3)
+    }
     static func receiptPath(_ index: Int) -> String {
-        LedgerLayout.recordPath(VerdictReceipt.self, verdicts[index].ref)
+        LedgerLayout.recordPath(VerdictReceipt.self, verdicts[index].ref, batch: 3)
     }
     static func entryPath(_ sequence: Int64) -> String { LedgerLayout.logEntryPath(sequence) }
-    static let manifestPath = LedgerLayout.recordPath(AuthorityManifest.self, FixtureLedger.authority.manifestHash)
-    static let signaturePath = LedgerLayout.manifestSignaturePath(FixtureLedger.authority.manifestHash)
+    static let manifestPath = LedgerLayout.recordPath(
+        AuthorityManifest.self, FixtureLedger.authority.manifestHash, batch: 2)
+    static let signaturePath = LedgerLayout.manifestSignaturePath(FixtureLedger.authority.manifestHash, batch: 2)
+    static let profilePath = LedgerLayout.recordPath(
+        EnforcementProfile.self, try! EnforcementProfile(json: FixtureProfile.appleDeviceCheck).ref, batch: 1)
+    /// Where a record an attack adds on the tip goes: the next batch.
+    static func newRecordPath(_ kind: any StoredRecord.Type, _ address: ContentAddress) -> String {
+        LedgerLayout.recordPath(kind, address, batch: newBatch)
+    }
     static let mode: UInt32 = 0o100644
 
     /// Edits applied from the commit that introduced a file onwards.
@@ -113,10 +127,10 @@ enum TamperCorpus {
 
     static let gitObjects: [Attack] = [
         Attack(name: "folder with mode 040755", policy: "GitObjectPolicy") { s in
-            editRoot(s, "verdicts") { $0.mode = "40755" }
+            editRoot(s, "batches") { $0.mode = "40755" }
         },
         Attack(name: "folder with a zero-padded mode", policy: "GitObjectPolicy") { s in
-            editRoot(s, "verdicts") { $0.mode = "040000" }
+            editRoot(s, "batches") { $0.mode = "040000" }
         },
         Attack(name: "file with a zero-padded mode", policy: "GitObjectPolicy") { s in
             editRoot(s, "ledger.json") { $0.mode = "0100644" }
@@ -163,7 +177,7 @@ enum TamperCorpus {
             s in
             let impostor = FixtureAuthority(
                 componentId: FixtureLedger.authority.componentId, seed: FixtureSeed.repeated(0x66))
-            add(s, [(LedgerLayout.recordPath(AuthorityManifest.self, impostor.manifestHash), impostor.manifestBytes)])
+            add(s, [(newRecordPath(AuthorityManifest.self, impostor.manifestHash), impostor.manifestBytes)])
         },
         Attack(
             name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
@@ -201,7 +215,7 @@ enum TamperCorpus {
             interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
             attemptedAt: attemptedAt)
         let ref = try! StatusAttempt(json: attempt).ref
-        add(surgeon, [(LedgerLayout.recordPath(StatusAttempt.self, ref), CanonicalJSON.encode(attempt))])
+        add(surgeon, [(newRecordPath(StatusAttempt.self, ref), CanonicalJSON.encode(attempt))])
     }
 
     // MARK: - Time travel (issue 12): every time within its commit's window, commit times never decreasing
@@ -290,7 +304,29 @@ enum TamperCorpus {
 
     // MARK: - Tree whitelist
 
+    /// A valid new mandate for `binding`, stored at `path(ref)` by a fresh commit.
+    static func addMandate(_ s: Surgeon, _ binding: String, path: (ContentAddress) -> String) {
+        let mandate = FixtureRecords.mandate(
+            user: FixtureLedger.users[0], interface: FixtureLedger.interface, authority: FixtureLedger.authority,
+            classes: ["csam"], deviceBinding: binding, acceptedAt: "2026-08-12T02:00:10Z")
+        add(s, [(path(try! Mandate(json: mandate).ref), CanonicalJSON.encode(mandate))])
+    }
+
     static let tree: [Attack] = [
+        Attack(name: "a record added to a batch an earlier commit published", policy: "BatchFolderPolicy") { s in
+            addMandate(s, "enrollment:device-20") { LedgerLayout.recordPath(Mandate.self, $0, batch: 2) }
+        },
+        Attack(name: "a batch number skipped", policy: "BatchFolderPolicy") { s in
+            addMandate(s, "enrollment:device-21") { LedgerLayout.recordPath(Mandate.self, $0, batch: newBatch + 1) }
+        },
+        Attack(name: "a mandate published again in a later batch", policy: "AppendOnlyPolicy") { s in
+            add(s, [(newRecordPath(Mandate.self, mandates[0].ref), s.file(mandatePath(0)))])
+        },
+        Attack(name: "a second receipt for a published verdict", policy: "AppendOnlyPolicy") { s in
+            let again = VerdictReceipt(
+                verdictRef: verdicts[2].ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
+            add(s, [(newRecordPath(VerdictReceipt.self, verdicts[2].ref), CanonicalJSON.encode(again.json))])
+        },
         Attack(name: "symlink", policy: "GitObjectPolicy") { s in
             s.append([
                 .upsert(
@@ -309,6 +345,7 @@ enum TamperCorpus {
         },
         Attack(name: "uppercase hex record name", policy: "TreeWhitelistPolicy") { s in
             let upper = mandatePath(0).uppercased().replacingOccurrences(of: "MANDATES", with: "mandates")
+                .replacingOccurrences(of: "BATCHES", with: "batches")
                 .replacingOccurrences(of: ".JSON", with: ".json")
             s.append([.upsert(path: upper, id: s.blob(s.file(mandatePath(0))), mode: mode)])
         },
@@ -325,7 +362,8 @@ enum TamperCorpus {
             s.appendRaw(["log", "..", "x.json"], id: s.blob(Array("{}".utf8)), mode: mode)
         },
         Attack(name: "record in the wrong fan-out folder", policy: "TreeWhitelistPolicy") { s in
-            let wrong = "mandates/00/00/" + mandates[0].ref.hex + ".json"
+            let hex = mandates[0].ref.hex
+            let wrong = LedgerLayout.batchFolder(newBatch) + "/mandates/\(hex.prefix(2))/\(hex).json"
             s.append([.upsert(path: wrong, id: s.blob(s.file(mandatePath(0))), mode: mode)])
         },
         Attack(name: "log entry with an unpadded name", policy: "TreeWhitelistPolicy") { s in
@@ -406,7 +444,7 @@ enum TamperCorpus {
                 from: 0, edits: from(0, [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(pretty), mode: mode)]))
         },
         Attack(name: "renamed mandate file", policy: "ContentAddressPolicy") { s in
-            let other = LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: Array("other".utf8)))
+            let other = LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: Array("other".utf8)), batch: 2)
             s.rewrite(
                 from: 1,
                 edits: from(
@@ -422,7 +460,6 @@ enum TamperCorpus {
             )
         },
         Attack(name: "profile under a wrong name", policy: "ContentAddressPolicy") { s in
-            let profile = try! EnforcementProfile(json: FixtureProfile.appleDeviceCheck)
             var changed = FixtureProfile.appleDeviceCheck
             changed.set("specification", .string(String(repeating: "6", count: 64)))
             s.rewrite(
@@ -430,9 +467,7 @@ enum TamperCorpus {
                 edits: from(
                     0,
                     [
-                        .upsert(
-                            path: LedgerLayout.recordPath(EnforcementProfile.self, profile.ref), id: s.blob(changed),
-                            mode: mode)
+                        .upsert(path: profilePath, id: s.blob(changed), mode: mode)
                     ])
             )
         },
@@ -452,7 +487,7 @@ enum TamperCorpus {
                 s,
                 [
                     (
-                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        newRecordPath(Mandate.self, try! Mandate(json: mandate).ref),
                         CanonicalJSON.encode(mandate)
                     )
                 ]
@@ -468,7 +503,7 @@ enum TamperCorpus {
                 s,
                 [
                     (
-                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        newRecordPath(Mandate.self, try! Mandate(json: mandate).ref),
                         CanonicalJSON.encode(mandate)
                     )
                 ]
@@ -483,14 +518,14 @@ enum TamperCorpus {
                 s,
                 [
                     (
-                        LedgerLayout.recordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        newRecordPath(Mandate.self, try! Mandate(json: mandate).ref),
                         CanonicalJSON.encode(mandate)
                     )
                 ]
             )
         },
         Attack(name: "record that is not JSON", policy: "RecordSchemaPolicy") { s in
-            add(s, [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [1])), Array("not json".utf8))])
+            add(s, [(newRecordPath(Verdict.self, ContentAddress(hashing: [1])), Array("not json".utf8))])
         },
         Attack(name: "mandate of an unknown version", policy: "RecordSchemaPolicy") { s in
             var object = s.json(mandatePath(1))
@@ -499,7 +534,7 @@ enum TamperCorpus {
                 s,
                 [
                     (
-                        LedgerLayout.recordPath(
+                        newRecordPath(
                             Mandate.self,
                             ContentAddress(hashing: CanonicalJSON.signingBytes(of: object, omitting: "signatures"))),
                         CanonicalJSON.encode(object)
@@ -508,7 +543,7 @@ enum TamperCorpus {
         },
         Attack(name: "deep JSON", policy: "RecordSchemaPolicy") { s in
             let deep = String(repeating: "{\"a\":", count: 200) + "1" + String(repeating: "}", count: 200)
-            add(s, [(LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: [2])), Array(deep.utf8))])
+            add(s, [(newRecordPath(Mandate.self, ContentAddress(hashing: [2])), Array(deep.utf8))])
         },
         Attack(name: "manifest with a bad detached signature", policy: "ManifestSignaturePolicy") { s in
             s.rewrite(
@@ -517,7 +552,7 @@ enum TamperCorpus {
             )
         },
         Attack(name: "detached signature for a manifest the ledger lacks", policy: "ManifestSignaturePolicy") { s in
-            let other = LedgerLayout.manifestSignaturePath(ContentAddress(hashing: [3]))
+            let other = LedgerLayout.manifestSignaturePath(ContentAddress(hashing: [3]), batch: newBatch)
             s.append([.upsert(path: other, id: s.blob(s.file(signaturePath)), mode: mode)])
         },
     ]
@@ -543,8 +578,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(resigned)),
-                    (LedgerLayout.recordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                    (newRecordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(resigned)),
+                    (newRecordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict with shifted banExpires (not re-signed)", policy: "VerdictAuthorityPolicy") { s in
@@ -556,8 +591,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(Verdict.self, ref), CanonicalJSON.encode(object)),
-                    (LedgerLayout.recordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(object)),
+                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict for a mandate the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
@@ -575,8 +610,8 @@ enum TamperCorpus {
             add(
                 s,
                 [
-                    (LedgerLayout.recordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(verdict.json)),
-                    (LedgerLayout.recordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
+                    (newRecordPath(Verdict.self, verdict.ref), CanonicalJSON.encode(verdict.json)),
+                    (newRecordPath(VerdictReceipt.self, verdict.ref), CanonicalJSON.encode(receipt.json)),
                 ])
         },
         Attack(name: "verdict whose consented manifest the ledger lacks", policy: "VerdictAuthorityPolicy") { s in
@@ -597,7 +632,7 @@ enum TamperCorpus {
             let ref = ContentAddress(hashing: [4])
             let receipt = VerdictReceipt(
                 verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T00:00:00Z")!)
-            add(s, [(LedgerLayout.recordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json))])
+            add(s, [(newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json))])
         },
         Attack(name: "receipt with the wrong status", policy: "ReceiptPolicy") { s in
             let wrong = VerdictReceipt(
@@ -625,7 +660,7 @@ enum TamperCorpus {
                 s,
                 [
                     (
-                        LedgerLayout.recordPath(RevocationDetermination.self, revocation.ref),
+                        newRecordPath(RevocationDetermination.self, revocation.ref),
                         CanonicalJSON.encode(revocation.json)
                     )
                 ])
@@ -636,7 +671,7 @@ enum TamperCorpus {
                     FixtureRecords.statusAttempt(
                         interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
                         attemptedAt: "2026-08-12T00:00:00Z"), with: stranger))
-            add(s, [(LedgerLayout.recordPath(StatusAttempt.self, attempt.ref), CanonicalJSON.encode(attempt.json))])
+            add(s, [(newRecordPath(StatusAttempt.self, attempt.ref), CanonicalJSON.encode(attempt.json))])
         },
         Attack(name: "compromise report signed by a stranger", policy: "RevocationPolicy") { s in
             let report = try! CompromiseReport(
@@ -645,7 +680,7 @@ enum TamperCorpus {
                         authority: FixtureLedger.authority, compromisedAt: "2026-08-11T00:00:00Z",
                         reportedAt: "2026-08-12T00:00:00Z"),
                     with: stranger))
-            add(s, [(LedgerLayout.recordPath(CompromiseReport.self, report.ref), CanonicalJSON.encode(report.json))])
+            add(s, [(newRecordPath(CompromiseReport.self, report.ref), CanonicalJSON.encode(report.json))])
         },
     ]
 
@@ -758,7 +793,7 @@ enum TamperCorpus {
     static let limits: [Attack] = [
         Attack(name: "oversized record", policy: "RecordLimitsPolicy") { s in
             let big = "{\"a\":\"" + String(repeating: "x", count: Limits.maxRecordBytes) + "\"}"
-            add(s, [(LedgerLayout.recordPath(Verdict.self, ContentAddress(hashing: [5])), Array(big.utf8))])
+            add(s, [(newRecordPath(Verdict.self, ContentAddress(hashing: [5])), Array(big.utf8))])
         },
         Attack(name: "huge folder", policy: "RecordLimitsPolicy") { s in
             let blob = s.blob(Array("{}".utf8))

@@ -1,0 +1,93 @@
+public import LedgerFormat
+
+/// Which batch stored each record, by kind and content address: how a record is found in a version 2
+/// ledger (docs/FORMAT.md, "Paths"), where a record's path names its batch.
+///
+/// Never input: it is built from the trees of commits the holder read itself (the verifier from the
+/// commits it verified, the writer from its own commits or a rebuild), and every lookup through it is
+/// confirmed against the tree it reads from (``RecordLookup``). A value: a copy of a replay state keeps
+/// the index of its commit.
+public struct RecordIndex: Sendable, Equatable {
+    /// A record's identity: its kind (or a manifest's detached signature) and its content address.
+    public struct Key: Hashable, Sendable {
+        /// The kind's position in `StoredRecords.kinds`, or 0xFF for a manifest's detached signature.
+        public let code: UInt8
+        public let address: ContentAddress
+
+        public init(_ kind: any StoredRecord.Type, _ address: ContentAddress) {
+            code = RecordIndex.code(of: kind)
+            self.address = address
+        }
+
+        public init(manifestSignature hash: ContentAddress) {
+            code = RecordIndex.manifestSignatureCode
+            self.address = hash
+        }
+
+        /// The key of a whitelisted record or signature path's meaning; nil for any other file.
+        public init?(_ meaning: LedgerLayout.PathMeaning) {
+            switch meaning {
+            case .record(let kind, let address): self.init(kind, address)
+            case .manifestSignature(let hash): self.init(manifestSignature: hash)
+            default: return nil
+            }
+        }
+
+        /// The kind this key names (nil for a manifest signature).
+        public var kind: (any StoredRecord.Type)? {
+            Int(code) < StoredRecords.kinds.count ? StoredRecords.kinds[Int(code)] : nil
+        }
+    }
+
+    static let manifestSignatureCode: UInt8 = 0xFF
+
+    static func code(of kind: any StoredRecord.Type) -> UInt8 {
+        guard let position = StoredRecords.kinds.firstIndex(where: { $0 == kind }) else {
+            preconditionFailure("\(kind) is not registered in StoredRecords.kinds")
+        }
+        return UInt8(position)
+    }
+
+    private var batches: [Key: UInt32] = [:]
+    /// The highest batch number seen: the next batch folder is one past it.
+    public private(set) var lastBatch: Int64 = 0
+
+    public init() {}
+
+    public var count: Int { batches.count }
+
+    /// The batch that stored `key`, nil when none did.
+    public func batch(of key: Key) -> Int64? {
+        batches[key].map(Int64.init)
+    }
+
+    public func batch(of kind: any StoredRecord.Type, _ address: ContentAddress) -> Int64? {
+        batch(of: Key(kind, address))
+    }
+
+    /// Records that `batch` stores `key`. The first batch to store a key keeps it: the ledger stores each
+    /// record once, and the policies refuse a second copy.
+    public mutating func insert(_ key: Key, batch: Int64) {
+        precondition(batch >= 1 && batch <= LedgerLayout.maxBatch)
+        if batches[key] == nil { batches[key] = UInt32(batch) }
+        lastBatch = max(lastBatch, batch)
+    }
+
+    /// Records that a batch folder exists (a batch may hold only files the index does not key).
+    public mutating func noteBatch(_ batch: Int64) {
+        lastBatch = max(lastBatch, batch)
+    }
+
+    /// Every key whose address's hex starts with `prefix`, with its batch (for `show <prefix>`).
+    public func keys(withPrefix prefix: String) -> [(key: Key, batch: Int64)] {
+        batches.filter { $0.key.address.hex.hasPrefix(prefix) }.map { ($0.key, Int64($0.value)) }
+            .sorted { ($0.batch, $0.key.code) < ($1.batch, $1.key.code) }
+    }
+
+    /// Every key and its batch, in batch order (for a stored copy of the index).
+    public var entries: [(key: Key, batch: Int64)] {
+        batches.map { ($0.key, Int64($0.value)) }.sorted {
+            $0.batch != $1.batch ? $0.batch < $1.batch : ($0.key.code, $0.key.address) < ($1.key.code, $1.key.address)
+        }
+    }
+}

@@ -19,6 +19,11 @@ public struct RecordIndex: Sendable, Equatable {
             self.address = address
         }
 
+        init(code: UInt8, address: ContentAddress) {
+            self.code = code
+            self.address = address
+        }
+
         public init(manifestSignature hash: ContentAddress) {
             code = RecordIndex.manifestSignatureCode
             self.address = hash

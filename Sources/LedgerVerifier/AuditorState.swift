@@ -81,6 +81,8 @@ public struct AuditorState: Sendable {
     public var folder: String { "\(root)/ledgers/\(Self.safeName(ledgerId))/\(firstCommit.hex)" }
     var statePath: String { folder + "/state.json" }
     var journalPath: String { folder + "/journal.jsonl" }
+    /// The checkpoint's record index (``RecordIndex``), beside `state.json`.
+    var indexPath: String { folder + "/records.index" }
     public var evidenceFolder: String { folder + "/evidence" }
 
     public init(root: String, ledgerId: String, firstCommit: ObjectID) {
@@ -114,7 +116,10 @@ public struct AuditorState: Sendable {
             try reader.version("version")
             var remembered = Remembered(trust: try reader.stringArray("trust"))
             if let checkpoint = try reader.optionalObject("checkpoint") {
-                remembered.checkpoint = try Checkpoint(bytes: CanonicalJSON.encode(checkpoint.object))
+                var loaded = try Checkpoint(bytes: CanonicalJSON.encode(checkpoint.object))
+                // A missing or stale index file only costs the next run a listing of the batch folders.
+                loaded.records = DurableFile.read(indexPath).flatMap { RecordIndex(fileBytes: $0, tip: loaded.tip) }
+                remembered.checkpoint = loaded
             }
             if case .array(let rewrites)? = object["rewrites"] {
                 remembered.rewrites = try rewrites.map { (value: JSONValue) throws(LedgerFormatError) in
@@ -138,6 +143,10 @@ public struct AuditorState: Sendable {
         if let checkpoint = remembered.checkpoint { object.set("checkpoint", .object(checkpoint.json)) }
         try makeFolders(folder)
         do {
+            // The index first: one naming a tip `state.json` does not (yet) name is ignored.
+            if let checkpoint = remembered.checkpoint, let records = checkpoint.records {
+                try DurableFile.write(records.fileBytes(tip: checkpoint.tip), to: indexPath, mode: 0o600)
+            }
             try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)
         } catch {
             throw StateError(description: error.description)

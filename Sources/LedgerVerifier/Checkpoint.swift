@@ -23,6 +23,9 @@ public struct Checkpoint: Sendable {
     /// The rest of the replay state (facts, revocations, attempts, manifests): with it, continuing reads
     /// only the new commits; without it (an older checkpoint), they are rebuilt from the tree.
     public var replay: ReplaySnapshot?
+    /// Which batch stores each record at the tip: kept in its own file beside the checkpoint
+    /// (`RecordIndex.fileBytes(tip:)`), never in the JSON; without it, continuing lists every batch folder.
+    public var records: RecordIndex?
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -107,5 +110,6 @@ public struct Checkpoint: Sendable {
         lastWriteTime = state.lastWriteTime
         identities = state.identities
         replay = ReplaySnapshot(of: state)
+        records = state.records
     }
 }

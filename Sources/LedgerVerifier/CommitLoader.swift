@@ -36,7 +36,10 @@ struct CommitLoader {
         let earlierTree = parentTree
         var walk = TreeWalk()
         try collectChanges(old: parentTree, new: commit.tree, prefix: "", depth: 0, into: &walk)
-        let changes = walk.changes
+        var changes = walk.changes
+        for index in changes.indices where changes[index].objectKind == .blob {
+            changes[index].located = LedgerLayout.locate(changes[index].path)
+        }
         clock.lap("load: tree diff")
 
         // Read the added whitelisted files within limits (and a rotated allowed_signers).
@@ -45,7 +48,7 @@ struct CommitLoader {
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
             guard change.kind == .added || (change.kind == .modified && change.path == LedgerLayout.allowedSignersPath)
             else { continue }
-            guard let located = LedgerLayout.locate(change.path), let size = change.size,
+            guard let located = change.located, let size = change.size,
                 size <= Limits.maxRecordBytes,
                 pending.count < Self.maxFilesPerCommit
             else { continue }

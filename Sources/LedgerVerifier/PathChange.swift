@@ -1,3 +1,4 @@
+public import LedgerFormat
 public import LedgerStore
 
 /// One path that differs between a commit and its parent.
@@ -14,4 +15,7 @@ public struct PathChange: Sendable {
     public let size: Int?
     /// The object the path names in the new tree (nil for a deletion).
     public var id: ObjectID? = nil
+    /// For a file: what the path names on the whitelist and the batch it is stored in (nil: not on the
+    /// whitelist). Classified once by the loader, read by every policy.
+    public var located: (meaning: LedgerLayout.PathMeaning, batch: Int64?)? = nil
 }

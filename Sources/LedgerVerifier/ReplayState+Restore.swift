@@ -36,9 +36,16 @@ extension ReplayState {
         state.logSize = trailers.logSize
         state.logHead = trailers.logHead
         // Which batch stores each record: listed from the batch folders' trees, contents unread.
-        let stored = try repository.batchFiles(inCommit: commit)
-        for file in stored {
-            if let key = RecordIndex.Key(file.meaning) { state.records.insert(key, batch: file.batch) }
+        // Which batch stores each record: the checkpoint's index, else listed from the batch folders' trees
+        // (names only, contents unread) — which a rebuild without the checkpoint's replay part reads anyway.
+        let resumable = checkpoint?.records != nil && checkpoint?.replay != nil
+        let stored = resumable ? [] : try repository.batchFiles(inCommit: commit)
+        if let index = checkpoint?.records {
+            state.records = index
+        } else {
+            for file in stored {
+                if let key = RecordIndex.Key(file.meaning) { state.records.insert(key, batch: file.batch) }
+            }
         }
         if let checkpoint {
             state.commitsSeen = checkpoint.commits

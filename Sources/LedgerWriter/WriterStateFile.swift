@@ -23,6 +23,7 @@ enum WriterStateFile {
 
     static func statePath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-state.json" }
     static func replayPath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-replay.json" }
+    static func indexPath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-index" }
 
     private static func folder(_ gitDirectory: String) -> String {
         gitDirectory.hasSuffix("/") ? gitDirectory : gitDirectory + "/"
@@ -45,6 +46,7 @@ enum WriterStateFile {
             let replay = try? ReplaySnapshot(json: snapshot)
         else { return nil }
         checkpoint.replay = replay
+        checkpoint.records = DurableFile.read(indexPath(directory)).flatMap { RecordIndex(fileBytes: $0, tip: tip) }
         guard
             let state = try? ReplayState.resumed(
                 at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(keys: [signer]), now: now)
@@ -66,6 +68,7 @@ enum WriterStateFile {
             ])
             try? DurableFile.write(CanonicalJSON.encode(object), to: replayPath(gitDirectory), durable: false)
         }
+        try? DurableFile.write(state.records.fileBytes(tip: tip), to: indexPath(gitDirectory), durable: false)
         let object = JSONObject([
             ("version", .integer(1)), ("checkpoint", .object(checkpoint.json)), ("replayFrom", .string(from.hex)),
         ])

@@ -29,6 +29,33 @@ struct WriterStateTests {
         #expect(decoded.manifests.map(\.rawBytes) == snapshot.manifests.map(\.rawBytes))
     }
 
+    /// The record index file round-trips the example's index (every record of its 73 mandates, 302 verdicts
+    /// and receipts…) and is refused for any other tip or with one byte cut or changed.
+    @Test func theRecordIndexFileRoundTripsAndNamesItsTip() throws {
+        let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        let index = try repository.recordIndex(inCommit: tip)
+        #expect(index.count == 1 + 2 + 73 + 302 + 302 + 1 + 1)  // + a compromise report and a revocation
+        let bytes = index.fileBytes(tip: tip)
+        #expect(RecordIndex(fileBytes: bytes, tip: tip) == index)
+        let parent = try #require(try repository.commit(tip).parents.first)
+        #expect(RecordIndex(fileBytes: bytes, tip: parent) == nil)
+        #expect(RecordIndex(fileBytes: Array(bytes.dropLast()), tip: tip) == nil)
+        var unknownKind = bytes
+        unknownKind[bytes.firstIndex(of: 0x0A)! + 1] = 0x40
+        #expect(RecordIndex(fileBytes: unknownKind, tip: tip) == nil)
+        // A checkpoint carrying the index resumes to the state a full listing gives.
+        var rebuilt = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
+        var summary = VerificationSummary()
+        try rebuilt.restore(&summary, at: tip, repository: repository, checkpoint: nil)
+        var checkpoint = Checkpoint(of: rebuilt, tip: tip, trust: [], summary: summary)
+        checkpoint.records = RecordIndex(fileBytes: bytes, tip: tip)
+        let resumed = try ReplayState.resumed(
+            at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(), now: rebuilt.now)
+        #expect(resumed.records == rebuilt.records)
+        #expect(resumed.records.lastBatch == index.lastBatch)
+    }
+
     /// Appends judged from the state files (one process per append) find what a rebuild finds: an
     /// unauthorized write's conduct finding; a corrupt file is ignored and the state rebuilt.
     @Test func appendsFromTheStateFilesJudgeAsARebuildDoes() throws {
@@ -37,6 +64,7 @@ struct WriterStateTests {
         let gitDirectory = scenario.ledger
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.statePath(gitDirectory)))
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.replayPath(gitDirectory)))
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.indexPath(gitDirectory)))
         // A ban written with no verdict behind it: a conduct finding, judged from the files.
         let wrong = scenario.writeRequests([
             ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")

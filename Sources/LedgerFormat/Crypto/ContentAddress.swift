@@ -23,6 +23,29 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
         self.init(bytes: bytes)
     }
 
+    /// Parses 64 lowercase hex digits given as UTF-8 bytes; nil for anything else.
+    public init?(hexBytes text: some Collection<UInt8>) {
+        guard text.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var high: UInt8?
+        for character in text {
+            let nibble: UInt8
+            switch character {
+            case 0x30...0x39: nibble = character - 0x30
+            case 0x61...0x66: nibble = character - 0x61 + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        self.init(bytes: bytes)
+    }
+
     /// The SHA-256 of `data`.
     public init(hashing data: some Collection<UInt8>) {
         self = SHA256.hash(data)

@@ -89,37 +89,44 @@ public enum LedgerLayout {
     }
 
     /// A whitelisted path's meaning and, for a record or a manifest signature, the batch it is stored in.
+    ///
+    /// Parsed from the UTF-8 bytes without building strings (the verifier classifies every path a commit
+    /// adds): only the exact canonical spellings match.
     public static func locate(_ path: String) -> (meaning: PathMeaning, batch: Int64?)? {
         if path == descriptorPath { return (.descriptor, nil) }
         if path == allowedSignersPath { return (.allowedSigners, nil) }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 4, parts[0] == logFolder {
-            let name = parts[3]
-            guard name.hasSuffix(".json") else { return nil }
-            let digits = String(name.dropLast(5))
-            guard digits.utf8.count == sequenceDigits, isDigits(digits),
-                let sequence = Int64(digits), sequence >= 1, logEntryPath(sequence) == path
+        let parts = path.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
+        if parts.count == 4, parts[0].elementsEqual(logFolder.utf8) {
+            guard let sequence = number(parts[3].dropLast(5), digits: sequenceDigits), sequence >= 1,
+                parts[3].suffix(5).elementsEqual(".json".utf8),
+                parts[1].elementsEqual(parts[3].prefix(10)),
+                parts[2].elementsEqual(parts[3].dropFirst(10).prefix(3))
             else { return nil }
             return (.logEntry(sequence), nil)
         }
-        guard parts.count == 6, parts[0] == batchesFolder, parts[2].utf8.count == batchDigits, isDigits(parts[2]),
-            let batch = Int64(parts[2]), batch >= 1, batch <= maxBatch,
-            let kind = StoredRecords.kind(inFolder: parts[3])
+        guard parts.count == 6, parts[0].elementsEqual(batchesFolder.utf8),
+            let batch = number(parts[2], digits: batchDigits), batch >= 1, batch <= maxBatch,
+            parts[1].elementsEqual(parts[2].prefix(7)),
+            let kind = StoredRecords.kinds.first(where: { parts[3].elementsEqual($0.folder.utf8) })
         else { return nil }
         let name = parts[5]
-        if kind == AuthorityManifest.self, name.hasSuffix(".sig") {
-            guard let hash = ContentAddress(hex: String(name.dropLast(4))),
-                manifestSignaturePath(hash, batch: batch) == path
-            else { return nil }
-            return (.manifestSignature(hash), batch)
-        }
-        guard name.hasSuffix(".json"), let address = ContentAddress(hex: String(name.dropLast(5))),
-            recordPath(kind, address, batch: batch) == path
+        let isSignature = kind == AuthorityManifest.self && name.suffix(4).elementsEqual(".sig".utf8)
+        guard isSignature || name.suffix(5).elementsEqual(".json".utf8),
+            let address = ContentAddress(hexBytes: name.prefix(64)),
+            name.count == 64 + (isSignature ? 4 : 5),
+            parts[4].count == 1, parts[4].first == name.first
         else { return nil }
-        return (.record(kind, address), batch)
+        return (isSignature ? .manifestSignature(address) : .record(kind, address), batch)
     }
 
-    private static func isDigits(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    /// Exactly `digits` decimal digits, as a number.
+    private static func number(_ text: some Collection<UInt8>, digits: Int) -> Int64? {
+        guard text.count == digits else { return nil }
+        var value: Int64 = 0
+        for character in text {
+            guard character >= 0x30 && character <= 0x39 else { return nil }
+            value = value * 10 + Int64(character - 0x30)
+        }
+        return value
     }
 }

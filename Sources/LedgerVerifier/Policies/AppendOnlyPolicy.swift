@@ -14,7 +14,7 @@ public struct AppendOnlyPolicy: LedgerPolicy {
             guard change.path != LedgerLayout.descriptorPath else { return nil }
             switch change.kind {
             case .added:
-                guard change.objectKind == .blob, let located = LedgerLayout.locate(change.path),
+                guard change.objectKind == .blob, let located = change.located,
                     let key = RecordIndex.Key(located.meaning), let batch = state.records.batch(of: key)
                 else { return nil }
                 let earlier =

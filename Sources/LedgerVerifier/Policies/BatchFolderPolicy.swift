@@ -13,7 +13,7 @@ public struct BatchFolderPolicy: LedgerPolicy {
         var failures: [PolicyFailure] = []
         var reported: Set<Int64> = []
         for change in step.changes where change.kind == .added && change.objectKind == .blob {
-            guard let batch = LedgerLayout.locate(change.path)?.batch, batch != expected,
+            guard let batch = change.located?.batch, batch != expected,
                 reported.insert(batch).inserted
             else { continue }
             let reason =

@@ -29,7 +29,7 @@ public struct TreeWhitelistPolicy: LedgerPolicy {
                         step, path: change.path, "file mode \(String(change.mode, radix: 8)), only 100644 is allowed"))
                 continue
             }
-            if LedgerLayout.classify(change.path) == nil {
+            if change.located == nil {
                 failures.append(failure(step, path: change.path, "not a path the ledger format allows"))
             }
         }

@@ -1,0 +1,52 @@
+public import LedgerFormat
+
+/// A record index kept as a file of local state beside a checkpoint (the writer's state, the auditor's),
+/// so a run that continues from the checkpoint does not list every batch folder again.
+///
+/// Bytes: the line `onym-ledger record index 1 <tip hex> <last batch> <count>\n`, then `count` entries of
+/// 37 bytes — the key's code (1), the content address (32), the batch number (4, big-endian) — in batch
+/// order. Local state, never input: it is used only for the tip it names and only by the program that
+/// wrote it; a file that does not parse is ignored and the index rebuilt.
+extension RecordIndex {
+    static let fileMagic = "onym-ledger record index 1"
+    static let entryBytes = 37
+
+    /// The file's bytes for the index at `tip`.
+    public func fileBytes(tip: ObjectID) -> [UInt8] {
+        let list = entries
+        var bytes = Array("\(Self.fileMagic) \(tip.hex) \(lastBatch) \(list.count)\n".utf8)
+        bytes.reserveCapacity(bytes.count + list.count * Self.entryBytes)
+        for (key, batch) in list {
+            bytes.append(key.code)
+            bytes += key.address.bytes
+            let number = UInt32(batch)
+            for shift in stride(from: 24, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: number >> shift))
+            }
+        }
+        return bytes
+    }
+
+    /// The index a file holds for `tip`; nil when the file is for another tip or does not parse.
+    public init?(fileBytes bytes: [UInt8], tip: ObjectID) {
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return nil }
+        let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
+        guard header.count == 7, header[0...4].joined(separator: " ") == "\(Self.fileMagic) \(tip.hex)",
+            let last = Int64(header[5]), last >= 0, last <= LedgerLayout.maxBatch, let count = Int(header[6]),
+            count >= 0, bytes.count - newline - 1 == count * Self.entryBytes
+        else { return nil }
+        self.init()
+        var offset = newline + 1
+        for _ in 0..<count {
+            let code = bytes[offset]
+            guard Int(code) < StoredRecords.kinds.count || code == Self.manifestSignatureCode else { return nil }
+            let address = ContentAddress(bytes: bytes[(offset + 1)..<(offset + 33)])
+            var batch: Int64 = 0
+            for byte in bytes[(offset + 33)..<(offset + 37)] { batch = batch << 8 | Int64(byte) }
+            guard batch >= 1, batch <= last else { return nil }
+            insert(Key(code: code, address: address), batch: batch)
+            offset += Self.entryBytes
+        }
+        noteBatch(last)
+    }
+}

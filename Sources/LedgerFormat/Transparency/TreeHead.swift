@@ -1,0 +1,61 @@
+/// A C2SP tlog-checkpoint body: the origin line, the tree size, the base64 root hash, each ending in a
+/// newline (no extension lines: none is needed here). Signed as a ``SignedNote`` by the log's key.
+public struct TreeHead: Sendable, Equatable {
+    public let origin: String
+    public let size: Int
+    public let root: Merkle.Hash
+
+    public init(origin: String, size: Int, root: Merkle.Hash) {
+        self.origin = origin
+        self.size = size
+        self.root = root
+    }
+
+    public var text: String { "\(origin)\n\(size)\n\(Base64.encode(root.bytes))\n" }
+
+    /// Parses a checkpoint body (extension lines are refused: this log writes none).
+    public init?(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == 4, lines[3].isEmpty, !lines[0].isEmpty,
+            let size = Int(lines[1]), size >= 0, String(size) == lines[1],
+            let raw = Base64.decode(String(lines[2])), raw.count == 32,
+            Base64.encode(raw) == lines[2]
+        else { return nil }
+        origin = String(lines[0])
+        self.size = size
+        root = ContentAddress(bytes: raw)
+    }
+}
+
+/// A witness's cosignature (C2SP tlog-cosignature, cosignature/v1, type 0x04): an Ed25519 signature over
+/// `cosignature/v1\ntime <t>\n` followed by the checkpoint body, carried as a note signature line whose
+/// payload is the 8-byte big-endian timestamp and the 64-byte signature.
+public enum Cosignature {
+    public static func message(body: String, time: Int64) -> [UInt8] {
+        Array("cosignature/v1\ntime \(time)\n\(body)".utf8)
+    }
+
+    public static func sign(body: String, time: Int64, name: String, with key: Ed25519.PrivateKey)
+        -> SignedNote.Signature?
+    {
+        guard let verifier = NoteKey(name: name, type: NoteKey.cosignatureV1, publicKey: key.publicKey), time >= 0
+        else { return nil }
+        let timestamp = (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) }
+        return SignedNote.Signature(
+            name: name, keyID: verifier.keyID,
+            payload: timestamp + key.signature(for: message(body: body, time: time)))
+    }
+
+    /// The time of a valid cosignature by `key` on `note`, nil when it has none.
+    public static func verifiedTime(of note: SignedNote, by key: NoteKey) -> Int64? {
+        guard key.type == NoteKey.cosignatureV1 else { return nil }
+        for signature in note.signatures(by: key) where signature.payload.count == 72 {
+            let time = signature.payload[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            guard time >= 0 else { continue }
+            if key.publicKey.isValidSignature(signature.payload[8...], for: message(body: note.text, time: time)) {
+                return time
+            }
+        }
+        return nil
+    }
+}

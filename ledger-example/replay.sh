@@ -12,323 +12,323 @@ onym() { "${ONYM_LEDGER:-onym-ledger}" "$@" >/dev/null; }
 onym keygen --out "$KEYS/vendor-2026a" --seed a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1 --comment vendor-2026a
 onym keygen --out "$KEYS/vendor-2026b" --seed a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2 --comment vendor-2026b
 onym init "$OUT" --interface onym:component:onym-chat --signing-key "$KEYS/vendor-2026a" --at 2026-06-01T09:00:00Z --ledger-id onym-chat-enforcement --profile inputs/2026-06-01T090000Z/1-profile.json --team-id ONYMTEAM01 --app app.onym.chat --app app.onym.chat.lite --app app.onym.chat.desk --interface-key onym:key:6ee091fd280a9b68554fa73c588125d47d3425c68a26ba236b4dad90f90a8f92
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-02T10:00:00Z inputs/2026-06-02T100000Z/2-manifest-safety.json inputs/2026-06-02T100000Z/3-mandate-alice.json inputs/2026-06-02T100000Z/4-mandate-bruno.json inputs/2026-06-02T100000Z/5-mandate-chloe.json inputs/2026-06-02T100000Z/6-mandate-dmitri.json inputs/2026-06-02T100000Z/7-manifest-civic.json inputs/2026-06-02T100000Z/8-mandate-emeka.json inputs/2026-06-02T100000Z/9-mandate-farah.json inputs/2026-06-02T100000Z/10-mandate-gus.json inputs/2026-06-02T100000Z/11-mandate-hana.json inputs/2026-06-02T100000Z/12-mandate-ivan.json inputs/2026-06-02T100000Z/13-mandate-june.json inputs/2026-06-02T100000Z/14-mandate-kofi.json inputs/2026-06-02T100000Z/15-mandate-lena.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-03T08:00:00Z inputs/2026-06-03T080000Z/16-verdict-open-case-alice.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-03T12:00:00Z inputs/2026-06-03T120000Z/17-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-04T08:00:00Z inputs/2026-06-04T080000Z/18-verdict-open-case-bruno.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-04T09:00:00Z inputs/2026-06-04T090000Z/19-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-05T08:00:00Z inputs/2026-06-05T080000Z/20-verdict-dismiss-alice.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-05T18:00:00Z inputs/2026-06-05T180000Z/21-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-06T08:00:00Z inputs/2026-06-06T080000Z/22-verdict-ban-bruno.json inputs/2026-06-06T080000Z/23-verdict-ban-chloe.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-06T09:00:00Z inputs/2026-06-06T090000Z/24-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-08T08:00:00Z inputs/2026-06-08T080000Z/25-verdict-ban-dmitri.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-08T09:00:00Z inputs/2026-06-08T090000Z/26-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-10T08:00:00Z inputs/2026-06-10T080000Z/27-verdict-open-case-emeka.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-10T09:00:00Z inputs/2026-06-10T090000Z/28-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-12T08:00:00Z inputs/2026-06-12T080000Z/29-verdict-ban-farah.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-12T09:00:00Z inputs/2026-06-12T090000Z/30-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-12T21:00:00Z inputs/2026-06-12T210000Z/31-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-15T08:00:00Z inputs/2026-06-15T080000Z/32-verdict-ban-gus.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-16T08:00:00Z inputs/2026-06-16T080000Z/33-verdict-open-case-hana.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-16T10:00:00Z inputs/2026-06-16T100000Z/34-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-18T08:00:00Z inputs/2026-06-18T080000Z/35-verdict-ban-hana.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-18T10:00:00Z inputs/2026-06-18T100000Z/36-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-20T00:00:00Z inputs/2026-06-20T000000Z/37-manifest-safety.json inputs/2026-06-20T000000Z/38-mandate-bg-01.json inputs/2026-06-20T000000Z/39-mandate-bg-02.json inputs/2026-06-20T000000Z/40-mandate-bg-03.json inputs/2026-06-20T000000Z/41-mandate-bg-04.json inputs/2026-06-20T000000Z/42-mandate-bg-05.json inputs/2026-06-20T000000Z/43-mandate-bg-06.json inputs/2026-06-20T000000Z/44-mandate-bg-07.json inputs/2026-06-20T000000Z/45-mandate-bg-08.json inputs/2026-06-20T000000Z/46-mandate-bg-09.json inputs/2026-06-20T000000Z/47-mandate-bg-10.json inputs/2026-06-20T000000Z/48-mandate-bg-11.json inputs/2026-06-20T000000Z/49-mandate-bg-12.json inputs/2026-06-20T000000Z/50-mandate-bg-13.json inputs/2026-06-20T000000Z/51-mandate-bg-14.json inputs/2026-06-20T000000Z/52-mandate-bg-15.json inputs/2026-06-20T000000Z/53-mandate-bg-16.json inputs/2026-06-20T000000Z/54-mandate-bg-17.json inputs/2026-06-20T000000Z/55-mandate-bg-18.json inputs/2026-06-20T000000Z/56-mandate-bg-19.json inputs/2026-06-20T000000Z/57-mandate-bg-20.json inputs/2026-06-20T000000Z/58-mandate-bg-21.json inputs/2026-06-20T000000Z/59-mandate-bg-22.json inputs/2026-06-20T000000Z/60-mandate-bg-23.json inputs/2026-06-20T000000Z/61-mandate-bg-24.json inputs/2026-06-20T000000Z/62-mandate-bg-25.json inputs/2026-06-20T000000Z/63-mandate-bg-26.json inputs/2026-06-20T000000Z/64-mandate-bg-27.json inputs/2026-06-20T000000Z/65-mandate-bg-28.json inputs/2026-06-20T000000Z/66-mandate-bg-29.json inputs/2026-06-20T000000Z/67-mandate-bg-30.json inputs/2026-06-20T000000Z/68-mandate-bg-31.json inputs/2026-06-20T000000Z/69-mandate-bg-32.json inputs/2026-06-20T000000Z/70-mandate-bg-33.json inputs/2026-06-20T000000Z/71-mandate-bg-34.json inputs/2026-06-20T000000Z/72-mandate-bg-35.json inputs/2026-06-20T000000Z/73-mandate-bg-36.json inputs/2026-06-20T000000Z/74-mandate-bg-37.json inputs/2026-06-20T000000Z/75-mandate-bg-38.json inputs/2026-06-20T000000Z/76-mandate-bg-39.json inputs/2026-06-20T000000Z/77-mandate-bg-40.json inputs/2026-06-20T000000Z/78-mandate-bg-41.json inputs/2026-06-20T000000Z/79-mandate-bg-42.json inputs/2026-06-20T000000Z/80-mandate-bg-43.json inputs/2026-06-20T000000Z/81-mandate-bg-44.json inputs/2026-06-20T000000Z/82-mandate-bg-45.json inputs/2026-06-20T000000Z/83-mandate-bg-46.json inputs/2026-06-20T000000Z/84-mandate-bg-47.json inputs/2026-06-20T000000Z/85-mandate-bg-48.json inputs/2026-06-20T000000Z/86-mandate-bg-49.json inputs/2026-06-20T000000Z/87-mandate-bg-50.json inputs/2026-06-20T000000Z/88-mandate-bg-51.json inputs/2026-06-20T000000Z/89-mandate-bg-52.json inputs/2026-06-20T000000Z/90-mandate-bg-53.json inputs/2026-06-20T000000Z/91-mandate-bg-54.json inputs/2026-06-20T000000Z/92-mandate-bg-55.json inputs/2026-06-20T000000Z/93-mandate-bg-56.json inputs/2026-06-20T000000Z/94-mandate-bg-57.json inputs/2026-06-20T000000Z/95-mandate-bg-58.json inputs/2026-06-20T000000Z/96-mandate-bg-59.json inputs/2026-06-20T000000Z/97-mandate-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-22T08:00:00Z inputs/2026-06-22T080000Z/98-verdict-open-case-bg-13.json inputs/2026-06-22T080000Z/99-verdict-open-case-bg-40.json inputs/2026-06-22T080000Z/100-verdict-open-case-bg-58.json inputs/2026-06-22T080000Z/101-verdict-open-case-bg-59.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-22T10:00:00Z inputs/2026-06-22T100000Z/102-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-23T08:00:00Z inputs/2026-06-23T080000Z/103-verdict-open-case-bg-36.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-23T10:00:00Z inputs/2026-06-23T100000Z/104-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-24T08:00:00Z inputs/2026-06-24T080000Z/105-verdict-ban-bg-13.json inputs/2026-06-24T080000Z/106-verdict-ban-bg-40.json inputs/2026-06-24T080000Z/107-verdict-dismiss-bg-59.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-24T12:00:00Z inputs/2026-06-24T120000Z/108-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-25T08:00:00Z inputs/2026-06-25T080000Z/109-verdict-open-case-bg-21.json inputs/2026-06-25T080000Z/110-verdict-dismiss-bg-36.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-25T10:00:00Z inputs/2026-06-25T100000Z/111-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-25T12:00:00Z inputs/2026-06-25T120000Z/112-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-26T08:00:00Z inputs/2026-06-26T080000Z/113-verdict-open-case-bg-14.json inputs/2026-06-26T080000Z/114-verdict-open-case-bg-57.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-26T10:00:00Z inputs/2026-06-26T100000Z/115-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-27T08:00:00Z inputs/2026-06-27T080000Z/116-verdict-open-case-bg-08.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-27T10:00:00Z inputs/2026-06-27T100000Z/117-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-28T08:00:00Z inputs/2026-06-28T080000Z/118-verdict-ban-bg-14.json inputs/2026-06-28T080000Z/119-verdict-dismiss-bg-57.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-28T12:00:00Z inputs/2026-06-28T120000Z/120-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-29T08:00:00Z inputs/2026-06-29T080000Z/121-verdict-dismiss-bg-08.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-29T12:00:00Z inputs/2026-06-29T120000Z/122-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-30T08:00:00Z inputs/2026-06-30T080000Z/123-verdict-open-case-bg-50.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-30T09:00:00Z inputs/2026-06-30T090000Z/124-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-06-30T10:00:00Z inputs/2026-06-30T100000Z/125-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-01T10:01:00Z inputs/2026-07-01T100100Z/126-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-02T08:00:00Z inputs/2026-07-02T080000Z/127-verdict-open-case-bg-41.json inputs/2026-07-02T080000Z/128-verdict-dismiss-bg-50.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-02T10:00:00Z inputs/2026-07-02T100000Z/129-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-02T12:00:00Z inputs/2026-07-02T120000Z/130-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-03T08:00:00Z inputs/2026-07-03T080000Z/131-verdict-open-case-bg-10.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-03T10:00:00Z inputs/2026-07-03T100000Z/132-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-04T08:00:00Z inputs/2026-07-04T080000Z/133-verdict-ban-bg-41.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-04T12:00:00Z inputs/2026-07-04T120000Z/134-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-05T08:00:00Z inputs/2026-07-05T080000Z/135-verdict-dismiss-bg-10.json inputs/2026-07-05T080000Z/136-verdict-open-case-bg-35.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-05T10:00:00Z inputs/2026-07-05T100000Z/137-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-05T12:00:00Z inputs/2026-07-05T120000Z/138-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-06T08:00:00Z inputs/2026-07-06T080000Z/139-verdict-open-case-bg-34.json inputs/2026-07-06T080000Z/140-verdict-open-case-bg-53.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-06T10:00:00Z inputs/2026-07-06T100000Z/141-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-07T08:00:00Z inputs/2026-07-07T080000Z/142-verdict-open-case-bg-17.json inputs/2026-07-07T080000Z/143-verdict-open-case-bg-25.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-07T10:00:00Z inputs/2026-07-07T100000Z/144-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-07T12:00:00Z inputs/2026-07-07T120000Z/145-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-08T08:00:00Z inputs/2026-07-08T080000Z/146-verdict-open-case-bg-01.json inputs/2026-07-08T080000Z/147-verdict-open-case-bg-16.json inputs/2026-07-08T080000Z/148-verdict-dismiss-bg-34.json inputs/2026-07-08T080000Z/149-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-08T10:00:00Z inputs/2026-07-08T100000Z/150-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-08T12:00:00Z inputs/2026-07-08T120000Z/151-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-09T08:00:00Z inputs/2026-07-09T080000Z/152-verdict-open-case-bg-02.json inputs/2026-07-09T080000Z/153-verdict-dismiss-bg-25.json inputs/2026-07-09T080000Z/154-verdict-open-case-bg-31.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-09T10:00:00Z inputs/2026-07-09T100000Z/155-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-09T12:00:00Z inputs/2026-07-09T120000Z/156-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-10T08:00:00Z inputs/2026-07-10T080000Z/157-verdict-open-case-ivan.json inputs/2026-07-10T080000Z/158-verdict-dismiss-bg-01.json inputs/2026-07-10T080000Z/159-verdict-dismiss-bg-16.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-10T09:00:00Z inputs/2026-07-10T090000Z/160-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-10T12:00:00Z inputs/2026-07-10T120000Z/161-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-11T08:00:00Z inputs/2026-07-11T080000Z/162-verdict-dismiss-bg-31.json inputs/2026-07-11T080000Z/163-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-11T12:00:00Z inputs/2026-07-11T120000Z/164-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-13T08:00:00Z inputs/2026-07-13T080000Z/165-verdict-open-case-bg-40.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-13T10:00:00Z inputs/2026-07-13T100000Z/166-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-14T08:00:00Z inputs/2026-07-14T080000Z/167-verdict-open-case-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-14T10:00:00Z inputs/2026-07-14T100000Z/168-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --at 2026-07-15T08:00:00Z inputs/2026-07-15T080000Z/169-verdict-ban-bg-40.json inputs/2026-07-15T080000Z/170-verdict-open-case-bg-45.json
-onym keys rotate "$OUT" --signing-key "$KEYS/vendor-2026a" --add "$KEYS/vendor-2026b".pub --at 2026-07-15T09:00:00Z
-onym keys rotate "$OUT" --signing-key "$KEYS/vendor-2026b" --remove "$KEYS/vendor-2026a".pub --at 2026-07-15T09:30:00Z
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-15T10:00:00Z inputs/2026-07-15T100000Z/171-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-15T12:00:00Z inputs/2026-07-15T120000Z/172-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-16T08:00:00Z inputs/2026-07-16T080000Z/173-verdict-ban-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-16T12:00:00Z inputs/2026-07-16T120000Z/174-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-17T08:00:00Z inputs/2026-07-17T080000Z/175-verdict-open-case-bg-22.json inputs/2026-07-17T080000Z/176-verdict-ban-bg-45.json inputs/2026-07-17T080000Z/177-verdict-open-case-bg-52.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-17T10:00:00Z inputs/2026-07-17T100000Z/178-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-17T12:00:00Z inputs/2026-07-17T120000Z/179-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-19T08:00:00Z inputs/2026-07-19T080000Z/180-verdict-ban-bg-22.json inputs/2026-07-19T080000Z/181-verdict-ban-bg-52.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-19T12:00:00Z inputs/2026-07-19T120000Z/182-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-20T08:00:00Z inputs/2026-07-20T080000Z/183-verdict-dismiss-chloe.json inputs/2026-07-20T080000Z/184-verdict-open-case-kofi.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-20T09:00:00Z inputs/2026-07-20T090000Z/185-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-20T12:00:00Z inputs/2026-07-20T120000Z/186-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-21T08:00:00Z inputs/2026-07-21T080000Z/187-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-22T08:00:00Z inputs/2026-07-22T080000Z/188-verdict-open-case-bg-29.json inputs/2026-07-22T080000Z/189-verdict-open-case-bg-49.json inputs/2026-07-22T080000Z/190-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-22T10:00:00Z inputs/2026-07-22T100000Z/191-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-23T08:00:00Z inputs/2026-07-23T080000Z/192-verdict-open-case-bg-07.json inputs/2026-07-23T080000Z/193-verdict-open-case-bg-14.json inputs/2026-07-23T080000Z/194-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-23T10:00:00Z inputs/2026-07-23T100000Z/195-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-24T08:00:00Z inputs/2026-07-24T080000Z/196-verdict-dismiss-bg-29.json inputs/2026-07-24T080000Z/197-verdict-dismiss-bg-49.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-24T12:00:00Z inputs/2026-07-24T120000Z/198-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-25T08:00:00Z inputs/2026-07-25T080000Z/199-verdict-ban-bg-07.json inputs/2026-07-25T080000Z/200-verdict-open-case-bg-13.json inputs/2026-07-25T080000Z/201-verdict-dismiss-bg-14.json inputs/2026-07-25T080000Z/202-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-25T09:00:00Z inputs/2026-07-25T090000Z/203-compromise-report-civic.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-25T10:00:00Z inputs/2026-07-25T100000Z/204-revocation-civic.json inputs/2026-07-25T100000Z/205-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-25T12:00:00Z inputs/2026-07-25T120000Z/206-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-26T12:00:00Z inputs/2026-07-26T120000Z/207-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-27T08:00:00Z inputs/2026-07-27T080000Z/208-verdict-ban-bg-13.json inputs/2026-07-27T080000Z/209-verdict-open-case-bg-27.json inputs/2026-07-27T080000Z/210-verdict-open-case-bg-41.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-27T10:00:00Z inputs/2026-07-27T100000Z/211-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-27T12:00:00Z inputs/2026-07-27T120000Z/212-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-28T08:00:00Z inputs/2026-07-28T080000Z/213-verdict-open-case-bg-28.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-28T10:00:00Z inputs/2026-07-28T100000Z/214-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-29T08:00:00Z inputs/2026-07-29T080000Z/215-verdict-dismiss-bg-27.json inputs/2026-07-29T080000Z/216-verdict-dismiss-bg-41.json inputs/2026-07-29T080000Z/217-verdict-open-case-bg-42.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-29T10:00:00Z inputs/2026-07-29T100000Z/218-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-29T12:00:00Z inputs/2026-07-29T120000Z/219-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-30T08:00:00Z inputs/2026-07-30T080000Z/220-verdict-dismiss-bg-28.json inputs/2026-07-30T080000Z/221-verdict-open-case-bg-57.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-30T10:00:00Z inputs/2026-07-30T100000Z/222-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-30T12:00:00Z inputs/2026-07-30T120000Z/223-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-31T08:00:00Z inputs/2026-07-31T080000Z/224-verdict-open-case-bg-20.json inputs/2026-07-31T080000Z/225-verdict-dismiss-bg-42.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-31T10:00:00Z inputs/2026-07-31T100000Z/226-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-07-31T12:00:00Z inputs/2026-07-31T120000Z/227-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-01T08:00:00Z inputs/2026-08-01T080000Z/228-verdict-open-case-june.json inputs/2026-08-01T080000Z/229-verdict-open-case-bg-46.json inputs/2026-08-01T080000Z/230-verdict-open-case-bg-56.json inputs/2026-08-01T080000Z/231-verdict-ban-bg-57.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-01T09:00:00Z inputs/2026-08-01T090000Z/232-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-01T10:00:00Z inputs/2026-08-01T100000Z/233-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-01T12:00:00Z inputs/2026-08-01T120000Z/234-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-02T08:00:00Z inputs/2026-08-02T080000Z/235-verdict-dismiss-bg-20.json inputs/2026-08-02T080000Z/236-verdict-open-case-bg-31.json inputs/2026-08-02T080000Z/237-verdict-open-case-bg-44.json inputs/2026-08-02T080000Z/238-verdict-open-case-bg-48.json inputs/2026-08-02T080000Z/239-verdict-open-case-bg-51.json inputs/2026-08-02T080000Z/240-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-02T10:00:00Z inputs/2026-08-02T100000Z/241-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-02T12:00:00Z inputs/2026-08-02T120000Z/242-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-03T08:00:00Z inputs/2026-08-03T080000Z/243-verdict-ban-june.json inputs/2026-08-03T080000Z/244-verdict-dismiss-june.json inputs/2026-08-03T080000Z/245-verdict-dismiss-bg-46.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-03T09:00:00Z inputs/2026-08-03T090000Z/246-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-03T12:00:00Z inputs/2026-08-03T120000Z/247-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-04T08:00:00Z inputs/2026-08-04T080000Z/248-verdict-open-case-bg-05.json inputs/2026-08-04T080000Z/249-verdict-ban-bg-31.json inputs/2026-08-04T080000Z/250-verdict-open-case-bg-39.json inputs/2026-08-04T080000Z/251-verdict-ban-bg-44.json inputs/2026-08-04T080000Z/252-verdict-dismiss-bg-48.json inputs/2026-08-04T080000Z/253-verdict-dismiss-bg-51.json inputs/2026-08-04T080000Z/254-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-04T10:00:00Z inputs/2026-08-04T100000Z/255-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-04T12:00:00Z inputs/2026-08-04T120000Z/256-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-05T08:00:00Z inputs/2026-08-05T080000Z/257-verdict-open-case-lena.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-05T09:00:00Z inputs/2026-08-05T090000Z/258-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-06T08:00:00Z inputs/2026-08-06T080000Z/259-verdict-dismiss-bg-05.json inputs/2026-08-06T080000Z/260-verdict-dismiss-bg-39.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-06T12:00:00Z inputs/2026-08-06T120000Z/261-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-07T08:00:00Z inputs/2026-08-07T080000Z/262-verdict-open-case-bg-09.json inputs/2026-08-07T080000Z/263-verdict-open-case-bg-35.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-07T10:00:00Z inputs/2026-08-07T100000Z/264-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-08T08:00:00Z inputs/2026-08-08T080000Z/265-verdict-open-case-bg-18.json inputs/2026-08-08T080000Z/266-verdict-open-case-bg-23.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-08T10:00:00Z inputs/2026-08-08T100000Z/267-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-09T08:00:00Z inputs/2026-08-09T080000Z/268-verdict-ban-bg-09.json inputs/2026-08-09T080000Z/269-verdict-dismiss-bg-35.json inputs/2026-08-09T080000Z/270-verdict-open-case-bg-47.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-09T10:00:00Z inputs/2026-08-09T100000Z/271-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-09T12:00:00Z inputs/2026-08-09T120000Z/272-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-10T08:00:00Z inputs/2026-08-10T080000Z/273-verdict-open-case-bg-04.json inputs/2026-08-10T080000Z/274-verdict-open-case-bg-10.json inputs/2026-08-10T080000Z/275-verdict-ban-bg-18.json inputs/2026-08-10T080000Z/276-verdict-ban-bg-23.json inputs/2026-08-10T080000Z/277-verdict-open-case-bg-24.json inputs/2026-08-10T080000Z/278-verdict-open-case-bg-43.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-10T10:00:00Z inputs/2026-08-10T100000Z/279-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-10T12:00:00Z inputs/2026-08-10T120000Z/280-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-11T08:00:00Z inputs/2026-08-11T080000Z/281-verdict-dismiss-bg-47.json inputs/2026-08-11T080000Z/282-verdict-open-case-bg-52.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-11T10:00:00Z inputs/2026-08-11T100000Z/283-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-11T12:00:00Z inputs/2026-08-11T120000Z/284-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-12T08:00:00Z inputs/2026-08-12T080000Z/285-verdict-open-case-bg-01.json inputs/2026-08-12T080000Z/286-verdict-dismiss-bg-04.json inputs/2026-08-12T080000Z/287-verdict-ban-bg-10.json inputs/2026-08-12T080000Z/288-verdict-dismiss-bg-24.json inputs/2026-08-12T080000Z/289-verdict-dismiss-bg-43.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-12T10:00:00Z inputs/2026-08-12T100000Z/290-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-12T12:00:00Z inputs/2026-08-12T120000Z/291-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-13T08:00:00Z inputs/2026-08-13T080000Z/292-verdict-open-case-bg-38.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-13T10:00:00Z inputs/2026-08-13T100000Z/293-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-14T08:00:00Z inputs/2026-08-14T080000Z/294-verdict-ban-lena.json inputs/2026-08-14T080000Z/295-verdict-open-case-bg-16.json inputs/2026-08-14T080000Z/296-verdict-open-case-bg-33.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-14T10:00:00Z inputs/2026-08-14T100000Z/297-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-15T08:00:00Z inputs/2026-08-15T080000Z/298-verdict-dismiss-bg-38.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-15T12:00:00Z inputs/2026-08-15T120000Z/299-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-16T08:00:00Z inputs/2026-08-16T080000Z/300-verdict-open-case-bg-06.json inputs/2026-08-16T080000Z/301-verdict-ban-bg-16.json inputs/2026-08-16T080000Z/302-verdict-ban-bg-33.json inputs/2026-08-16T080000Z/303-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-16T10:00:00Z inputs/2026-08-16T100000Z/304-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-16T12:00:00Z inputs/2026-08-16T120000Z/305-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-17T08:00:00Z inputs/2026-08-17T080000Z/306-verdict-open-case-bg-54.json inputs/2026-08-17T080000Z/307-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-17T10:00:00Z inputs/2026-08-17T100000Z/308-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-18T08:00:00Z inputs/2026-08-18T080000Z/309-verdict-dismiss-bg-06.json inputs/2026-08-18T080000Z/310-verdict-open-case-bg-19.json inputs/2026-08-18T080000Z/311-verdict-open-case-bg-26.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-18T10:00:00Z inputs/2026-08-18T100000Z/312-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-18T12:00:00Z inputs/2026-08-18T120000Z/313-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-19T08:00:00Z inputs/2026-08-19T080000Z/314-verdict-dismiss-bg-54.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-19T12:00:00Z inputs/2026-08-19T120000Z/315-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-20T08:00:00Z inputs/2026-08-20T080000Z/316-verdict-open-case-bg-03.json inputs/2026-08-20T080000Z/317-verdict-dismiss-bg-19.json inputs/2026-08-20T080000Z/318-verdict-dismiss-bg-26.json inputs/2026-08-20T080000Z/319-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-20T09:00:00Z inputs/2026-08-20T090000Z/320-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-20T10:00:00Z inputs/2026-08-20T100000Z/321-manifest-safety.json inputs/2026-08-20T100000Z/322-mandate-milo.json inputs/2026-08-20T100000Z/323-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-20T12:00:00Z inputs/2026-08-20T120000Z/324-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-21T08:00:00Z inputs/2026-08-21T080000Z/325-verdict-open-case-bg-30.json inputs/2026-08-21T080000Z/326-verdict-open-case-bg-32.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-21T10:00:00Z inputs/2026-08-21T100000Z/327-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-22T08:00:00Z inputs/2026-08-22T080000Z/328-verdict-ban-bg-03.json inputs/2026-08-22T080000Z/329-verdict-open-case-bg-12.json inputs/2026-08-22T080000Z/330-verdict-open-case-bg-21.json inputs/2026-08-22T080000Z/331-verdict-open-case-bg-25.json inputs/2026-08-22T080000Z/332-verdict-open-case-bg-41.json inputs/2026-08-22T080000Z/333-verdict-open-case-bg-53.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-22T10:00:00Z inputs/2026-08-22T100000Z/334-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-22T12:00:00Z inputs/2026-08-22T120000Z/335-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-23T08:00:00Z inputs/2026-08-23T080000Z/336-verdict-open-case-bg-15.json inputs/2026-08-23T080000Z/337-verdict-dismiss-bg-30.json inputs/2026-08-23T080000Z/338-verdict-dismiss-bg-32.json inputs/2026-08-23T080000Z/339-verdict-open-case-bg-37.json inputs/2026-08-23T080000Z/340-verdict-open-case-bg-58.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-23T10:00:00Z inputs/2026-08-23T100000Z/341-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-23T12:00:00Z inputs/2026-08-23T120000Z/342-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-24T08:00:00Z inputs/2026-08-24T080000Z/343-verdict-ban-bg-12.json inputs/2026-08-24T080000Z/344-verdict-ban-bg-21.json inputs/2026-08-24T080000Z/345-verdict-dismiss-bg-25.json inputs/2026-08-24T080000Z/346-verdict-ban-bg-41.json inputs/2026-08-24T080000Z/347-verdict-ban-bg-53.json inputs/2026-08-24T080000Z/348-verdict-open-case-bg-60.json inputs/2026-08-24T080000Z/349-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-24T10:00:00Z inputs/2026-08-24T100000Z/350-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-24T12:00:00Z inputs/2026-08-24T120000Z/351-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-25T08:00:00Z inputs/2026-08-25T080000Z/352-verdict-open-case-bg-11.json inputs/2026-08-25T080000Z/353-verdict-ban-bg-15.json inputs/2026-08-25T080000Z/354-verdict-open-case-bg-20.json inputs/2026-08-25T080000Z/355-verdict-open-case-bg-36.json inputs/2026-08-25T080000Z/356-verdict-ban-bg-37.json inputs/2026-08-25T080000Z/357-verdict-open-case-bg-55.json inputs/2026-08-25T080000Z/358-verdict-ban-bg-58.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-25T10:00:00Z inputs/2026-08-25T100000Z/359-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-25T12:00:00Z inputs/2026-08-25T120000Z/360-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-26T08:00:00Z inputs/2026-08-26T080000Z/361-verdict-open-case-bg-56.json inputs/2026-08-26T080000Z/362-verdict-dismiss-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-26T10:00:00Z inputs/2026-08-26T100000Z/363-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-26T12:00:00Z inputs/2026-08-26T120000Z/364-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-27T08:00:00Z inputs/2026-08-27T080000Z/365-verdict-dismiss-bg-20.json inputs/2026-08-27T080000Z/366-verdict-dismiss-bg-55.json inputs/2026-08-27T080000Z/367-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-27T12:00:00Z inputs/2026-08-27T120000Z/368-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-28T08:00:00Z inputs/2026-08-28T080000Z/369-verdict-open-case-bg-13.json inputs/2026-08-28T080000Z/370-verdict-open-case-bg-22.json inputs/2026-08-28T080000Z/371-verdict-ban-bg-56.json inputs/2026-08-28T080000Z/372-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-28T10:00:00Z inputs/2026-08-28T100000Z/373-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-28T12:00:00Z inputs/2026-08-28T120000Z/374-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-30T08:00:00Z inputs/2026-08-30T080000Z/375-verdict-open-case-bg-08.json inputs/2026-08-30T080000Z/376-verdict-dismiss-bg-13.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-30T10:00:00Z inputs/2026-08-30T100000Z/377-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-30T12:00:00Z inputs/2026-08-30T120000Z/378-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-31T08:00:00Z inputs/2026-08-31T080000Z/379-verdict-open-case-bg-34.json inputs/2026-08-31T080000Z/380-verdict-open-case-bg-57.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-08-31T10:00:00Z inputs/2026-08-31T100000Z/381-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-01T08:00:00Z inputs/2026-09-01T080000Z/382-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-02T08:00:00Z inputs/2026-09-02T080000Z/383-verdict-open-case-bg-18.json inputs/2026-09-02T080000Z/384-verdict-open-case-bg-28.json inputs/2026-09-02T080000Z/385-verdict-dismiss-bg-34.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-02T10:00:00Z inputs/2026-09-02T100000Z/386-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-02T12:00:00Z inputs/2026-09-02T120000Z/387-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-03T08:00:00Z inputs/2026-09-03T080000Z/388-verdict-open-case-bg-47.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-03T10:00:00Z inputs/2026-09-03T100000Z/389-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-04T08:00:00Z inputs/2026-09-04T080000Z/390-verdict-dismiss-bg-18.json inputs/2026-09-04T080000Z/391-verdict-dismiss-bg-28.json inputs/2026-09-04T080000Z/392-verdict-open-case-bg-44.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-04T10:00:00Z inputs/2026-09-04T100000Z/393-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-04T12:00:00Z inputs/2026-09-04T120000Z/394-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-05T08:00:00Z inputs/2026-09-05T080000Z/395-verdict-dismiss-bg-47.json inputs/2026-09-05T080000Z/396-verdict-open-case-bg-59.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-05T10:00:00Z inputs/2026-09-05T100000Z/397-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-05T12:00:00Z inputs/2026-09-05T120000Z/398-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-07T08:00:00Z inputs/2026-09-07T080000Z/399-verdict-open-case-bg-04.json inputs/2026-09-07T080000Z/400-verdict-open-case-bg-51.json inputs/2026-09-07T080000Z/401-verdict-open-case-bg-52.json inputs/2026-09-07T080000Z/402-verdict-ban-bg-59.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-07T10:00:00Z inputs/2026-09-07T100000Z/403-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-07T12:00:00Z inputs/2026-09-07T120000Z/404-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-09T08:00:00Z inputs/2026-09-09T080000Z/405-verdict-ban-bg-04.json inputs/2026-09-09T080000Z/406-verdict-open-case-bg-39.json inputs/2026-09-09T080000Z/407-verdict-dismiss-bg-51.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-09T10:00:00Z inputs/2026-09-09T100000Z/408-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-09T12:00:00Z inputs/2026-09-09T120000Z/409-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-10T08:00:00Z inputs/2026-09-10T080000Z/410-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-11T08:00:00Z inputs/2026-09-11T080000Z/411-verdict-dismiss-bg-39.json inputs/2026-09-11T080000Z/412-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-11T12:00:00Z inputs/2026-09-11T120000Z/413-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-12T08:00:00Z inputs/2026-09-12T080000Z/414-verdict-open-case-bg-38.json inputs/2026-09-12T080000Z/415-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-12T10:00:00Z inputs/2026-09-12T100000Z/416-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-13T08:00:00Z inputs/2026-09-13T080000Z/417-verdict-open-case-bg-30.json inputs/2026-09-13T080000Z/418-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-13T10:00:00Z inputs/2026-09-13T100000Z/419-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-14T08:00:00Z inputs/2026-09-14T080000Z/420-verdict-open-case-bg-17.json inputs/2026-09-14T080000Z/421-verdict-open-case-bg-50.json inputs/2026-09-14T080000Z/422-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-14T10:00:00Z inputs/2026-09-14T100000Z/423-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-15T08:00:00Z inputs/2026-09-15T080000Z/424-verdict-open-case-bg-20.json inputs/2026-09-15T080000Z/425-verdict-dismiss-bg-30.json inputs/2026-09-15T080000Z/426-verdict-open-case-bg-35.json inputs/2026-09-15T080000Z/427-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-15T10:00:00Z inputs/2026-09-15T100000Z/428-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-15T12:00:00Z inputs/2026-09-15T120000Z/429-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-16T08:00:00Z inputs/2026-09-16T080000Z/430-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-17T08:00:00Z inputs/2026-09-17T080000Z/431-verdict-ban-bg-20.json inputs/2026-09-17T080000Z/432-verdict-ban-bg-35.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-17T12:00:00Z inputs/2026-09-17T120000Z/433-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-18T08:00:00Z inputs/2026-09-18T080000Z/434-verdict-open-case-bg-05.json inputs/2026-09-18T080000Z/435-verdict-open-case-bg-40.json inputs/2026-09-18T080000Z/436-verdict-open-case-bg-45.json inputs/2026-09-18T080000Z/437-verdict-open-case-bg-48.json inputs/2026-09-18T080000Z/438-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-18T10:00:00Z inputs/2026-09-18T100000Z/439-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-20T08:00:00Z inputs/2026-09-20T080000Z/440-verdict-dismiss-bg-05.json inputs/2026-09-20T080000Z/441-verdict-ban-bg-40.json inputs/2026-09-20T080000Z/442-verdict-dismiss-bg-45.json inputs/2026-09-20T080000Z/443-verdict-dismiss-bg-48.json inputs/2026-09-20T080000Z/444-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-20T12:00:00Z inputs/2026-09-20T120000Z/445-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-21T08:00:00Z inputs/2026-09-21T080000Z/446-verdict-open-case-bg-34.json inputs/2026-09-21T080000Z/447-verdict-open-case-bg-49.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-21T10:00:00Z inputs/2026-09-21T100000Z/448-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-22T08:00:00Z inputs/2026-09-22T080000Z/449-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-23T08:00:00Z inputs/2026-09-23T080000Z/450-verdict-dismiss-bg-34.json inputs/2026-09-23T080000Z/451-verdict-ban-bg-49.json inputs/2026-09-23T080000Z/452-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-23T12:00:00Z inputs/2026-09-23T120000Z/453-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-24T08:00:00Z inputs/2026-09-24T080000Z/454-verdict-open-case-bg-43.json inputs/2026-09-24T080000Z/455-verdict-open-case-bg-54.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-24T10:00:00Z inputs/2026-09-24T100000Z/456-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-25T08:00:00Z inputs/2026-09-25T080000Z/457-verdict-open-case-bg-02.json inputs/2026-09-25T080000Z/458-verdict-open-case-bg-11.json inputs/2026-09-25T080000Z/459-verdict-open-case-bg-29.json inputs/2026-09-25T080000Z/460-verdict-open-case-bg-42.json inputs/2026-09-25T080000Z/461-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-25T10:00:00Z inputs/2026-09-25T100000Z/462-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-26T08:00:00Z inputs/2026-09-26T080000Z/463-verdict-dismiss-bg-43.json inputs/2026-09-26T080000Z/464-verdict-dismiss-bg-54.json inputs/2026-09-26T080000Z/465-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-26T12:00:00Z inputs/2026-09-26T120000Z/466-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-27T08:00:00Z inputs/2026-09-27T080000Z/467-verdict-ban-bg-02.json inputs/2026-09-27T080000Z/468-verdict-dismiss-bg-29.json inputs/2026-09-27T080000Z/469-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-27T12:00:00Z inputs/2026-09-27T120000Z/470-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-28T08:00:00Z inputs/2026-09-28T080000Z/471-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-29T08:00:00Z inputs/2026-09-29T080000Z/472-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-30T08:00:00Z inputs/2026-09-30T080000Z/473-verdict-open-case-bg-09.json inputs/2026-09-30T080000Z/474-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-09-30T10:00:00Z inputs/2026-09-30T100000Z/475-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-01T08:00:00Z inputs/2026-10-01T080000Z/476-verdict-open-case-bg-03.json inputs/2026-10-01T080000Z/477-verdict-open-case-bg-26.json inputs/2026-10-01T080000Z/478-verdict-open-case-bg-31.json inputs/2026-10-01T080000Z/479-verdict-open-case-bg-33.json inputs/2026-10-01T080000Z/480-verdict-open-case-bg-58.json inputs/2026-10-01T080000Z/481-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-01T10:00:00Z inputs/2026-10-01T100000Z/482-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-02T08:00:00Z inputs/2026-10-02T080000Z/483-verdict-ban-bg-09.json inputs/2026-10-02T080000Z/484-verdict-open-case-bg-23.json inputs/2026-10-02T080000Z/485-verdict-open-case-bg-27.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-02T10:00:00Z inputs/2026-10-02T100000Z/486-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-02T12:00:00Z inputs/2026-10-02T120000Z/487-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-03T08:00:00Z inputs/2026-10-03T080000Z/488-verdict-dismiss-bg-03.json inputs/2026-10-03T080000Z/489-verdict-dismiss-bg-26.json inputs/2026-10-03T080000Z/490-verdict-dismiss-bg-31.json inputs/2026-10-03T080000Z/491-verdict-dismiss-bg-33.json inputs/2026-10-03T080000Z/492-verdict-open-case-bg-39.json inputs/2026-10-03T080000Z/493-verdict-ban-bg-58.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-03T10:00:00Z inputs/2026-10-03T100000Z/494-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-03T12:00:00Z inputs/2026-10-03T120000Z/495-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-04T08:00:00Z inputs/2026-10-04T080000Z/496-verdict-open-case-bg-07.json inputs/2026-10-04T080000Z/497-verdict-open-case-bg-19.json inputs/2026-10-04T080000Z/498-verdict-dismiss-bg-23.json inputs/2026-10-04T080000Z/499-verdict-ban-bg-27.json inputs/2026-10-04T080000Z/500-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-04T10:00:00Z inputs/2026-10-04T100000Z/501-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-04T12:00:00Z inputs/2026-10-04T120000Z/502-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-05T08:00:00Z inputs/2026-10-05T080000Z/503-verdict-dismiss-bg-39.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-05T12:00:00Z inputs/2026-10-05T120000Z/504-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-06T08:00:00Z inputs/2026-10-06T080000Z/505-verdict-dismiss-bg-07.json inputs/2026-10-06T080000Z/506-verdict-open-case-bg-16.json inputs/2026-10-06T080000Z/507-verdict-ban-bg-19.json inputs/2026-10-06T080000Z/508-verdict-open-case-bg-51.json inputs/2026-10-06T080000Z/509-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-06T10:00:00Z inputs/2026-10-06T100000Z/510-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-06T12:00:00Z inputs/2026-10-06T120000Z/511-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-07T08:00:00Z inputs/2026-10-07T080000Z/512-verdict-open-case-bg-46.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-07T10:00:00Z inputs/2026-10-07T100000Z/513-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-08T08:00:00Z inputs/2026-10-08T080000Z/514-verdict-open-case-bg-14.json inputs/2026-10-08T080000Z/515-verdict-dismiss-bg-16.json inputs/2026-10-08T080000Z/516-verdict-ban-bg-51.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-08T10:00:00Z inputs/2026-10-08T100000Z/517-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-08T12:00:00Z inputs/2026-10-08T120000Z/518-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-09T08:00:00Z inputs/2026-10-09T080000Z/519-verdict-dismiss-bg-46.json inputs/2026-10-09T080000Z/520-verdict-open-case-bg-53.json inputs/2026-10-09T080000Z/521-verdict-open-case-bg-55.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-09T10:00:00Z inputs/2026-10-09T100000Z/522-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-09T12:00:00Z inputs/2026-10-09T120000Z/523-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-10T08:00:00Z inputs/2026-10-10T080000Z/524-verdict-dismiss-bg-14.json inputs/2026-10-10T080000Z/525-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-10T12:00:00Z inputs/2026-10-10T120000Z/526-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-11T08:00:00Z inputs/2026-10-11T080000Z/527-verdict-ban-bg-53.json inputs/2026-10-11T080000Z/528-verdict-dismiss-bg-55.json inputs/2026-10-11T080000Z/529-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-11T12:00:00Z inputs/2026-10-11T120000Z/530-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-12T08:00:00Z inputs/2026-10-12T080000Z/531-verdict-open-case-bg-17.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-12T10:00:00Z inputs/2026-10-12T100000Z/532-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-13T08:00:00Z inputs/2026-10-13T080000Z/533-verdict-open-case-bg-22.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-13T10:00:00Z inputs/2026-10-13T100000Z/534-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-15T08:00:00Z inputs/2026-10-15T080000Z/535-verdict-open-case-bg-18.json inputs/2026-10-15T080000Z/536-verdict-ban-bg-22.json inputs/2026-10-15T080000Z/537-verdict-open-case-bg-32.json inputs/2026-10-15T080000Z/538-verdict-open-case-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-15T10:00:00Z inputs/2026-10-15T100000Z/539-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-15T12:00:00Z inputs/2026-10-15T120000Z/540-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-16T08:00:00Z inputs/2026-10-16T080000Z/541-verdict-open-case-bg-06.json inputs/2026-10-16T080000Z/542-verdict-open-case-bg-37.json inputs/2026-10-16T080000Z/543-verdict-open-case-bg-47.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-16T10:00:00Z inputs/2026-10-16T100000Z/544-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-17T08:00:00Z inputs/2026-10-17T080000Z/545-verdict-dismiss-bg-18.json inputs/2026-10-17T080000Z/546-verdict-open-case-bg-25.json inputs/2026-10-17T080000Z/547-verdict-open-case-bg-42.json inputs/2026-10-17T080000Z/548-verdict-dismiss-bg-60.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-17T10:00:00Z inputs/2026-10-17T100000Z/549-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-17T12:00:00Z inputs/2026-10-17T120000Z/550-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-18T08:00:00Z inputs/2026-10-18T080000Z/551-verdict-open-case-bg-01.json inputs/2026-10-18T080000Z/552-verdict-dismiss-bg-47.json inputs/2026-10-18T080000Z/553-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-18T10:00:00Z inputs/2026-10-18T100000Z/554-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-18T12:00:00Z inputs/2026-10-18T120000Z/555-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-19T08:00:00Z inputs/2026-10-19T080000Z/556-verdict-open-case-bg-24.json inputs/2026-10-19T080000Z/557-verdict-ban-bg-25.json inputs/2026-10-19T080000Z/558-verdict-open-case-bg-40.json inputs/2026-10-19T080000Z/559-verdict-ban-bg-42.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-19T10:00:00Z inputs/2026-10-19T100000Z/560-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-19T12:00:00Z inputs/2026-10-19T120000Z/561-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-21T08:00:00Z inputs/2026-10-21T080000Z/562-verdict-dismiss-bg-24.json inputs/2026-10-21T080000Z/563-verdict-ban-bg-40.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-21T12:00:00Z inputs/2026-10-21T120000Z/564-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-22T08:00:00Z inputs/2026-10-22T080000Z/565-verdict-open-case-bg-05.json inputs/2026-10-22T080000Z/566-verdict-open-case-bg-33.json inputs/2026-10-22T080000Z/567-verdict-open-case-bg-36.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-22T10:00:00Z inputs/2026-10-22T100000Z/568-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-23T08:00:00Z inputs/2026-10-23T080000Z/569-verdict-open-case-bg-23.json inputs/2026-10-23T080000Z/570-verdict-open-case-bg-45.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-23T10:00:00Z inputs/2026-10-23T100000Z/571-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-24T08:00:00Z inputs/2026-10-24T080000Z/572-verdict-dismiss-bg-05.json inputs/2026-10-24T080000Z/573-verdict-open-case-bg-08.json inputs/2026-10-24T080000Z/574-verdict-open-case-bg-30.json inputs/2026-10-24T080000Z/575-verdict-dismiss-bg-33.json inputs/2026-10-24T080000Z/576-verdict-dismiss-bg-36.json inputs/2026-10-24T080000Z/577-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-24T10:00:00Z inputs/2026-10-24T100000Z/578-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-24T12:00:00Z inputs/2026-10-24T120000Z/579-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-25T08:00:00Z inputs/2026-10-25T080000Z/580-verdict-dismiss-bg-23.json inputs/2026-10-25T080000Z/581-verdict-open-case-bg-38.json inputs/2026-10-25T080000Z/582-verdict-ban-bg-45.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-25T10:00:00Z inputs/2026-10-25T100000Z/583-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-25T12:00:00Z inputs/2026-10-25T120000Z/584-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-26T08:00:00Z inputs/2026-10-26T080000Z/585-verdict-dismiss-bg-08.json inputs/2026-10-26T080000Z/586-verdict-open-case-bg-10.json inputs/2026-10-26T080000Z/587-verdict-ban-bg-30.json inputs/2026-10-26T080000Z/588-verdict-open-case-bg-44.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-26T10:00:00Z inputs/2026-10-26T100000Z/589-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-26T12:00:00Z inputs/2026-10-26T120000Z/590-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-27T08:00:00Z inputs/2026-10-27T080000Z/591-verdict-ban-bg-38.json
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-27T12:00:00Z inputs/2026-10-27T120000Z/592-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-28T08:00:00Z inputs/2026-10-28T080000Z/593-verdict-dismiss-bg-10.json inputs/2026-10-28T080000Z/594-verdict-open-case-bg-15.json inputs/2026-10-28T080000Z/595-verdict-dismiss-bg-44.json inputs/2026-10-28T080000Z/596-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-28T10:00:00Z inputs/2026-10-28T100000Z/597-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-28T12:00:00Z inputs/2026-10-28T120000Z/598-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-29T08:00:00Z inputs/2026-10-29T080000Z/599-verdict-open-case-bg-51.json inputs/2026-10-29T080000Z/600-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-29T10:00:00Z inputs/2026-10-29T100000Z/601-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-30T08:00:00Z inputs/2026-10-30T080000Z/602-verdict-open-case-bg-02.json inputs/2026-10-30T080000Z/603-verdict-dismiss-bg-15.json inputs/2026-10-30T080000Z/604-verdict-open-case-bg-50.json inputs/2026-10-30T080000Z/605-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-30T10:00:00Z inputs/2026-10-30T100000Z/606-writes.ndjson
-onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --at 2026-10-30T12:00:00Z inputs/2026-10-30T120000Z/607-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-02T10:00:00Z inputs/2026-06-02T100000Z/2-manifest-safety.json inputs/2026-06-02T100000Z/3-mandate-alice.json inputs/2026-06-02T100000Z/4-mandate-bruno.json inputs/2026-06-02T100000Z/5-mandate-chloe.json inputs/2026-06-02T100000Z/6-mandate-dmitri.json inputs/2026-06-02T100000Z/7-manifest-civic.json inputs/2026-06-02T100000Z/8-mandate-emeka.json inputs/2026-06-02T100000Z/9-mandate-farah.json inputs/2026-06-02T100000Z/10-mandate-gus.json inputs/2026-06-02T100000Z/11-mandate-hana.json inputs/2026-06-02T100000Z/12-mandate-ivan.json inputs/2026-06-02T100000Z/13-mandate-june.json inputs/2026-06-02T100000Z/14-mandate-kofi.json inputs/2026-06-02T100000Z/15-mandate-lena.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-03T08:00:00Z inputs/2026-06-03T080000Z/16-verdict-open-case-alice.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-03T12:00:00Z inputs/2026-06-03T120000Z/17-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-04T08:00:00Z inputs/2026-06-04T080000Z/18-verdict-open-case-bruno.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-04T09:00:00Z inputs/2026-06-04T090000Z/19-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-05T08:00:00Z inputs/2026-06-05T080000Z/20-verdict-dismiss-alice.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-05T18:00:00Z inputs/2026-06-05T180000Z/21-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-06T08:00:00Z inputs/2026-06-06T080000Z/22-verdict-ban-bruno.json inputs/2026-06-06T080000Z/23-verdict-ban-chloe.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-06T09:00:00Z inputs/2026-06-06T090000Z/24-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-08T08:00:00Z inputs/2026-06-08T080000Z/25-verdict-ban-dmitri.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-08T09:00:00Z inputs/2026-06-08T090000Z/26-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-10T08:00:00Z inputs/2026-06-10T080000Z/27-verdict-open-case-emeka.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-10T09:00:00Z inputs/2026-06-10T090000Z/28-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-12T08:00:00Z inputs/2026-06-12T080000Z/29-verdict-ban-farah.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-12T09:00:00Z inputs/2026-06-12T090000Z/30-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-12T21:00:00Z inputs/2026-06-12T210000Z/31-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-15T08:00:00Z inputs/2026-06-15T080000Z/32-verdict-ban-gus.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-16T08:00:00Z inputs/2026-06-16T080000Z/33-verdict-open-case-hana.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-16T10:00:00Z inputs/2026-06-16T100000Z/34-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-18T08:00:00Z inputs/2026-06-18T080000Z/35-verdict-ban-hana.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-18T10:00:00Z inputs/2026-06-18T100000Z/36-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-20T00:00:00Z inputs/2026-06-20T000000Z/37-manifest-safety.json inputs/2026-06-20T000000Z/38-mandate-bg-01.json inputs/2026-06-20T000000Z/39-mandate-bg-02.json inputs/2026-06-20T000000Z/40-mandate-bg-03.json inputs/2026-06-20T000000Z/41-mandate-bg-04.json inputs/2026-06-20T000000Z/42-mandate-bg-05.json inputs/2026-06-20T000000Z/43-mandate-bg-06.json inputs/2026-06-20T000000Z/44-mandate-bg-07.json inputs/2026-06-20T000000Z/45-mandate-bg-08.json inputs/2026-06-20T000000Z/46-mandate-bg-09.json inputs/2026-06-20T000000Z/47-mandate-bg-10.json inputs/2026-06-20T000000Z/48-mandate-bg-11.json inputs/2026-06-20T000000Z/49-mandate-bg-12.json inputs/2026-06-20T000000Z/50-mandate-bg-13.json inputs/2026-06-20T000000Z/51-mandate-bg-14.json inputs/2026-06-20T000000Z/52-mandate-bg-15.json inputs/2026-06-20T000000Z/53-mandate-bg-16.json inputs/2026-06-20T000000Z/54-mandate-bg-17.json inputs/2026-06-20T000000Z/55-mandate-bg-18.json inputs/2026-06-20T000000Z/56-mandate-bg-19.json inputs/2026-06-20T000000Z/57-mandate-bg-20.json inputs/2026-06-20T000000Z/58-mandate-bg-21.json inputs/2026-06-20T000000Z/59-mandate-bg-22.json inputs/2026-06-20T000000Z/60-mandate-bg-23.json inputs/2026-06-20T000000Z/61-mandate-bg-24.json inputs/2026-06-20T000000Z/62-mandate-bg-25.json inputs/2026-06-20T000000Z/63-mandate-bg-26.json inputs/2026-06-20T000000Z/64-mandate-bg-27.json inputs/2026-06-20T000000Z/65-mandate-bg-28.json inputs/2026-06-20T000000Z/66-mandate-bg-29.json inputs/2026-06-20T000000Z/67-mandate-bg-30.json inputs/2026-06-20T000000Z/68-mandate-bg-31.json inputs/2026-06-20T000000Z/69-mandate-bg-32.json inputs/2026-06-20T000000Z/70-mandate-bg-33.json inputs/2026-06-20T000000Z/71-mandate-bg-34.json inputs/2026-06-20T000000Z/72-mandate-bg-35.json inputs/2026-06-20T000000Z/73-mandate-bg-36.json inputs/2026-06-20T000000Z/74-mandate-bg-37.json inputs/2026-06-20T000000Z/75-mandate-bg-38.json inputs/2026-06-20T000000Z/76-mandate-bg-39.json inputs/2026-06-20T000000Z/77-mandate-bg-40.json inputs/2026-06-20T000000Z/78-mandate-bg-41.json inputs/2026-06-20T000000Z/79-mandate-bg-42.json inputs/2026-06-20T000000Z/80-mandate-bg-43.json inputs/2026-06-20T000000Z/81-mandate-bg-44.json inputs/2026-06-20T000000Z/82-mandate-bg-45.json inputs/2026-06-20T000000Z/83-mandate-bg-46.json inputs/2026-06-20T000000Z/84-mandate-bg-47.json inputs/2026-06-20T000000Z/85-mandate-bg-48.json inputs/2026-06-20T000000Z/86-mandate-bg-49.json inputs/2026-06-20T000000Z/87-mandate-bg-50.json inputs/2026-06-20T000000Z/88-mandate-bg-51.json inputs/2026-06-20T000000Z/89-mandate-bg-52.json inputs/2026-06-20T000000Z/90-mandate-bg-53.json inputs/2026-06-20T000000Z/91-mandate-bg-54.json inputs/2026-06-20T000000Z/92-mandate-bg-55.json inputs/2026-06-20T000000Z/93-mandate-bg-56.json inputs/2026-06-20T000000Z/94-mandate-bg-57.json inputs/2026-06-20T000000Z/95-mandate-bg-58.json inputs/2026-06-20T000000Z/96-mandate-bg-59.json inputs/2026-06-20T000000Z/97-mandate-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-22T08:00:00Z inputs/2026-06-22T080000Z/98-verdict-open-case-bg-13.json inputs/2026-06-22T080000Z/99-verdict-open-case-bg-40.json inputs/2026-06-22T080000Z/100-verdict-open-case-bg-58.json inputs/2026-06-22T080000Z/101-verdict-open-case-bg-59.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-22T10:00:00Z inputs/2026-06-22T100000Z/102-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-23T08:00:00Z inputs/2026-06-23T080000Z/103-verdict-open-case-bg-36.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-23T10:00:00Z inputs/2026-06-23T100000Z/104-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-24T08:00:00Z inputs/2026-06-24T080000Z/105-verdict-ban-bg-13.json inputs/2026-06-24T080000Z/106-verdict-ban-bg-40.json inputs/2026-06-24T080000Z/107-verdict-dismiss-bg-59.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-24T12:00:00Z inputs/2026-06-24T120000Z/108-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-25T08:00:00Z inputs/2026-06-25T080000Z/109-verdict-open-case-bg-21.json inputs/2026-06-25T080000Z/110-verdict-dismiss-bg-36.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-25T10:00:00Z inputs/2026-06-25T100000Z/111-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-25T12:00:00Z inputs/2026-06-25T120000Z/112-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-26T08:00:00Z inputs/2026-06-26T080000Z/113-verdict-open-case-bg-14.json inputs/2026-06-26T080000Z/114-verdict-open-case-bg-57.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-26T10:00:00Z inputs/2026-06-26T100000Z/115-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-27T08:00:00Z inputs/2026-06-27T080000Z/116-verdict-open-case-bg-08.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-27T10:00:00Z inputs/2026-06-27T100000Z/117-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-28T08:00:00Z inputs/2026-06-28T080000Z/118-verdict-ban-bg-14.json inputs/2026-06-28T080000Z/119-verdict-dismiss-bg-57.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-28T12:00:00Z inputs/2026-06-28T120000Z/120-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-29T08:00:00Z inputs/2026-06-29T080000Z/121-verdict-dismiss-bg-08.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-29T12:00:00Z inputs/2026-06-29T120000Z/122-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-30T08:00:00Z inputs/2026-06-30T080000Z/123-verdict-open-case-bg-50.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-30T09:00:00Z inputs/2026-06-30T090000Z/124-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-06-30T10:00:00Z inputs/2026-06-30T100000Z/125-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-01T10:01:00Z inputs/2026-07-01T100100Z/126-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-02T08:00:00Z inputs/2026-07-02T080000Z/127-verdict-open-case-bg-41.json inputs/2026-07-02T080000Z/128-verdict-dismiss-bg-50.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-02T10:00:00Z inputs/2026-07-02T100000Z/129-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-02T12:00:00Z inputs/2026-07-02T120000Z/130-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-03T08:00:00Z inputs/2026-07-03T080000Z/131-verdict-open-case-bg-10.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-03T10:00:00Z inputs/2026-07-03T100000Z/132-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-04T08:00:00Z inputs/2026-07-04T080000Z/133-verdict-ban-bg-41.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-04T12:00:00Z inputs/2026-07-04T120000Z/134-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-05T08:00:00Z inputs/2026-07-05T080000Z/135-verdict-dismiss-bg-10.json inputs/2026-07-05T080000Z/136-verdict-open-case-bg-35.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-05T10:00:00Z inputs/2026-07-05T100000Z/137-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-05T12:00:00Z inputs/2026-07-05T120000Z/138-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-06T08:00:00Z inputs/2026-07-06T080000Z/139-verdict-open-case-bg-34.json inputs/2026-07-06T080000Z/140-verdict-open-case-bg-53.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-06T10:00:00Z inputs/2026-07-06T100000Z/141-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-07T08:00:00Z inputs/2026-07-07T080000Z/142-verdict-open-case-bg-17.json inputs/2026-07-07T080000Z/143-verdict-open-case-bg-25.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-07T10:00:00Z inputs/2026-07-07T100000Z/144-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-07T12:00:00Z inputs/2026-07-07T120000Z/145-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-08T08:00:00Z inputs/2026-07-08T080000Z/146-verdict-open-case-bg-01.json inputs/2026-07-08T080000Z/147-verdict-open-case-bg-16.json inputs/2026-07-08T080000Z/148-verdict-dismiss-bg-34.json inputs/2026-07-08T080000Z/149-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-08T10:00:00Z inputs/2026-07-08T100000Z/150-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-08T12:00:00Z inputs/2026-07-08T120000Z/151-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-09T08:00:00Z inputs/2026-07-09T080000Z/152-verdict-open-case-bg-02.json inputs/2026-07-09T080000Z/153-verdict-dismiss-bg-25.json inputs/2026-07-09T080000Z/154-verdict-open-case-bg-31.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-09T10:00:00Z inputs/2026-07-09T100000Z/155-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-09T12:00:00Z inputs/2026-07-09T120000Z/156-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-10T08:00:00Z inputs/2026-07-10T080000Z/157-verdict-open-case-ivan.json inputs/2026-07-10T080000Z/158-verdict-dismiss-bg-01.json inputs/2026-07-10T080000Z/159-verdict-dismiss-bg-16.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-10T09:00:00Z inputs/2026-07-10T090000Z/160-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-10T12:00:00Z inputs/2026-07-10T120000Z/161-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-11T08:00:00Z inputs/2026-07-11T080000Z/162-verdict-dismiss-bg-31.json inputs/2026-07-11T080000Z/163-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-11T12:00:00Z inputs/2026-07-11T120000Z/164-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-13T08:00:00Z inputs/2026-07-13T080000Z/165-verdict-open-case-bg-40.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-13T10:00:00Z inputs/2026-07-13T100000Z/166-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-14T08:00:00Z inputs/2026-07-14T080000Z/167-verdict-open-case-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-14T10:00:00Z inputs/2026-07-14T100000Z/168-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --at 2026-07-15T08:00:00Z inputs/2026-07-15T080000Z/169-verdict-ban-bg-40.json inputs/2026-07-15T080000Z/170-verdict-open-case-bg-45.json
+onym keys rotate "$OUT" --signing-key "$KEYS/vendor-2026a" --log-key "$KEYS/vendor-2026a" --add "$KEYS/vendor-2026b".pub --at 2026-07-15T09:00:00Z
+onym keys rotate "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --remove "$KEYS/vendor-2026a".pub --at 2026-07-15T09:30:00Z
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-15T10:00:00Z inputs/2026-07-15T100000Z/171-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-15T12:00:00Z inputs/2026-07-15T120000Z/172-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-16T08:00:00Z inputs/2026-07-16T080000Z/173-verdict-ban-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-16T12:00:00Z inputs/2026-07-16T120000Z/174-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-17T08:00:00Z inputs/2026-07-17T080000Z/175-verdict-open-case-bg-22.json inputs/2026-07-17T080000Z/176-verdict-ban-bg-45.json inputs/2026-07-17T080000Z/177-verdict-open-case-bg-52.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-17T10:00:00Z inputs/2026-07-17T100000Z/178-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-17T12:00:00Z inputs/2026-07-17T120000Z/179-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-19T08:00:00Z inputs/2026-07-19T080000Z/180-verdict-ban-bg-22.json inputs/2026-07-19T080000Z/181-verdict-ban-bg-52.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-19T12:00:00Z inputs/2026-07-19T120000Z/182-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-20T08:00:00Z inputs/2026-07-20T080000Z/183-verdict-dismiss-chloe.json inputs/2026-07-20T080000Z/184-verdict-open-case-kofi.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-20T09:00:00Z inputs/2026-07-20T090000Z/185-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-20T12:00:00Z inputs/2026-07-20T120000Z/186-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-21T08:00:00Z inputs/2026-07-21T080000Z/187-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-22T08:00:00Z inputs/2026-07-22T080000Z/188-verdict-open-case-bg-29.json inputs/2026-07-22T080000Z/189-verdict-open-case-bg-49.json inputs/2026-07-22T080000Z/190-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-22T10:00:00Z inputs/2026-07-22T100000Z/191-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-23T08:00:00Z inputs/2026-07-23T080000Z/192-verdict-open-case-bg-07.json inputs/2026-07-23T080000Z/193-verdict-open-case-bg-14.json inputs/2026-07-23T080000Z/194-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-23T10:00:00Z inputs/2026-07-23T100000Z/195-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-24T08:00:00Z inputs/2026-07-24T080000Z/196-verdict-dismiss-bg-29.json inputs/2026-07-24T080000Z/197-verdict-dismiss-bg-49.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-24T12:00:00Z inputs/2026-07-24T120000Z/198-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-25T08:00:00Z inputs/2026-07-25T080000Z/199-verdict-ban-bg-07.json inputs/2026-07-25T080000Z/200-verdict-open-case-bg-13.json inputs/2026-07-25T080000Z/201-verdict-dismiss-bg-14.json inputs/2026-07-25T080000Z/202-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-25T09:00:00Z inputs/2026-07-25T090000Z/203-compromise-report-civic.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-25T10:00:00Z inputs/2026-07-25T100000Z/204-revocation-civic.json inputs/2026-07-25T100000Z/205-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-25T12:00:00Z inputs/2026-07-25T120000Z/206-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-26T12:00:00Z inputs/2026-07-26T120000Z/207-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-27T08:00:00Z inputs/2026-07-27T080000Z/208-verdict-ban-bg-13.json inputs/2026-07-27T080000Z/209-verdict-open-case-bg-27.json inputs/2026-07-27T080000Z/210-verdict-open-case-bg-41.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-27T10:00:00Z inputs/2026-07-27T100000Z/211-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-27T12:00:00Z inputs/2026-07-27T120000Z/212-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-28T08:00:00Z inputs/2026-07-28T080000Z/213-verdict-open-case-bg-28.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-28T10:00:00Z inputs/2026-07-28T100000Z/214-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-29T08:00:00Z inputs/2026-07-29T080000Z/215-verdict-dismiss-bg-27.json inputs/2026-07-29T080000Z/216-verdict-dismiss-bg-41.json inputs/2026-07-29T080000Z/217-verdict-open-case-bg-42.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-29T10:00:00Z inputs/2026-07-29T100000Z/218-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-29T12:00:00Z inputs/2026-07-29T120000Z/219-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-30T08:00:00Z inputs/2026-07-30T080000Z/220-verdict-dismiss-bg-28.json inputs/2026-07-30T080000Z/221-verdict-open-case-bg-57.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-30T10:00:00Z inputs/2026-07-30T100000Z/222-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-30T12:00:00Z inputs/2026-07-30T120000Z/223-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-31T08:00:00Z inputs/2026-07-31T080000Z/224-verdict-open-case-bg-20.json inputs/2026-07-31T080000Z/225-verdict-dismiss-bg-42.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-31T10:00:00Z inputs/2026-07-31T100000Z/226-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-07-31T12:00:00Z inputs/2026-07-31T120000Z/227-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-01T08:00:00Z inputs/2026-08-01T080000Z/228-verdict-open-case-june.json inputs/2026-08-01T080000Z/229-verdict-open-case-bg-46.json inputs/2026-08-01T080000Z/230-verdict-open-case-bg-56.json inputs/2026-08-01T080000Z/231-verdict-ban-bg-57.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-01T09:00:00Z inputs/2026-08-01T090000Z/232-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-01T10:00:00Z inputs/2026-08-01T100000Z/233-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-01T12:00:00Z inputs/2026-08-01T120000Z/234-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-02T08:00:00Z inputs/2026-08-02T080000Z/235-verdict-dismiss-bg-20.json inputs/2026-08-02T080000Z/236-verdict-open-case-bg-31.json inputs/2026-08-02T080000Z/237-verdict-open-case-bg-44.json inputs/2026-08-02T080000Z/238-verdict-open-case-bg-48.json inputs/2026-08-02T080000Z/239-verdict-open-case-bg-51.json inputs/2026-08-02T080000Z/240-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-02T10:00:00Z inputs/2026-08-02T100000Z/241-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-02T12:00:00Z inputs/2026-08-02T120000Z/242-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-03T08:00:00Z inputs/2026-08-03T080000Z/243-verdict-ban-june.json inputs/2026-08-03T080000Z/244-verdict-dismiss-june.json inputs/2026-08-03T080000Z/245-verdict-dismiss-bg-46.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-03T09:00:00Z inputs/2026-08-03T090000Z/246-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-03T12:00:00Z inputs/2026-08-03T120000Z/247-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-04T08:00:00Z inputs/2026-08-04T080000Z/248-verdict-open-case-bg-05.json inputs/2026-08-04T080000Z/249-verdict-ban-bg-31.json inputs/2026-08-04T080000Z/250-verdict-open-case-bg-39.json inputs/2026-08-04T080000Z/251-verdict-ban-bg-44.json inputs/2026-08-04T080000Z/252-verdict-dismiss-bg-48.json inputs/2026-08-04T080000Z/253-verdict-dismiss-bg-51.json inputs/2026-08-04T080000Z/254-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-04T10:00:00Z inputs/2026-08-04T100000Z/255-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-04T12:00:00Z inputs/2026-08-04T120000Z/256-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-05T08:00:00Z inputs/2026-08-05T080000Z/257-verdict-open-case-lena.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-05T09:00:00Z inputs/2026-08-05T090000Z/258-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-06T08:00:00Z inputs/2026-08-06T080000Z/259-verdict-dismiss-bg-05.json inputs/2026-08-06T080000Z/260-verdict-dismiss-bg-39.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-06T12:00:00Z inputs/2026-08-06T120000Z/261-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-07T08:00:00Z inputs/2026-08-07T080000Z/262-verdict-open-case-bg-09.json inputs/2026-08-07T080000Z/263-verdict-open-case-bg-35.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-07T10:00:00Z inputs/2026-08-07T100000Z/264-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-08T08:00:00Z inputs/2026-08-08T080000Z/265-verdict-open-case-bg-18.json inputs/2026-08-08T080000Z/266-verdict-open-case-bg-23.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-08T10:00:00Z inputs/2026-08-08T100000Z/267-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-09T08:00:00Z inputs/2026-08-09T080000Z/268-verdict-ban-bg-09.json inputs/2026-08-09T080000Z/269-verdict-dismiss-bg-35.json inputs/2026-08-09T080000Z/270-verdict-open-case-bg-47.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-09T10:00:00Z inputs/2026-08-09T100000Z/271-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-09T12:00:00Z inputs/2026-08-09T120000Z/272-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-10T08:00:00Z inputs/2026-08-10T080000Z/273-verdict-open-case-bg-04.json inputs/2026-08-10T080000Z/274-verdict-open-case-bg-10.json inputs/2026-08-10T080000Z/275-verdict-ban-bg-18.json inputs/2026-08-10T080000Z/276-verdict-ban-bg-23.json inputs/2026-08-10T080000Z/277-verdict-open-case-bg-24.json inputs/2026-08-10T080000Z/278-verdict-open-case-bg-43.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-10T10:00:00Z inputs/2026-08-10T100000Z/279-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-10T12:00:00Z inputs/2026-08-10T120000Z/280-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-11T08:00:00Z inputs/2026-08-11T080000Z/281-verdict-dismiss-bg-47.json inputs/2026-08-11T080000Z/282-verdict-open-case-bg-52.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-11T10:00:00Z inputs/2026-08-11T100000Z/283-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-11T12:00:00Z inputs/2026-08-11T120000Z/284-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-12T08:00:00Z inputs/2026-08-12T080000Z/285-verdict-open-case-bg-01.json inputs/2026-08-12T080000Z/286-verdict-dismiss-bg-04.json inputs/2026-08-12T080000Z/287-verdict-ban-bg-10.json inputs/2026-08-12T080000Z/288-verdict-dismiss-bg-24.json inputs/2026-08-12T080000Z/289-verdict-dismiss-bg-43.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-12T10:00:00Z inputs/2026-08-12T100000Z/290-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-12T12:00:00Z inputs/2026-08-12T120000Z/291-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-13T08:00:00Z inputs/2026-08-13T080000Z/292-verdict-open-case-bg-38.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-13T10:00:00Z inputs/2026-08-13T100000Z/293-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-14T08:00:00Z inputs/2026-08-14T080000Z/294-verdict-ban-lena.json inputs/2026-08-14T080000Z/295-verdict-open-case-bg-16.json inputs/2026-08-14T080000Z/296-verdict-open-case-bg-33.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-14T10:00:00Z inputs/2026-08-14T100000Z/297-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-15T08:00:00Z inputs/2026-08-15T080000Z/298-verdict-dismiss-bg-38.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-15T12:00:00Z inputs/2026-08-15T120000Z/299-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-16T08:00:00Z inputs/2026-08-16T080000Z/300-verdict-open-case-bg-06.json inputs/2026-08-16T080000Z/301-verdict-ban-bg-16.json inputs/2026-08-16T080000Z/302-verdict-ban-bg-33.json inputs/2026-08-16T080000Z/303-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-16T10:00:00Z inputs/2026-08-16T100000Z/304-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-16T12:00:00Z inputs/2026-08-16T120000Z/305-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-17T08:00:00Z inputs/2026-08-17T080000Z/306-verdict-open-case-bg-54.json inputs/2026-08-17T080000Z/307-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-17T10:00:00Z inputs/2026-08-17T100000Z/308-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-18T08:00:00Z inputs/2026-08-18T080000Z/309-verdict-dismiss-bg-06.json inputs/2026-08-18T080000Z/310-verdict-open-case-bg-19.json inputs/2026-08-18T080000Z/311-verdict-open-case-bg-26.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-18T10:00:00Z inputs/2026-08-18T100000Z/312-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-18T12:00:00Z inputs/2026-08-18T120000Z/313-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-19T08:00:00Z inputs/2026-08-19T080000Z/314-verdict-dismiss-bg-54.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-19T12:00:00Z inputs/2026-08-19T120000Z/315-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-20T08:00:00Z inputs/2026-08-20T080000Z/316-verdict-open-case-bg-03.json inputs/2026-08-20T080000Z/317-verdict-dismiss-bg-19.json inputs/2026-08-20T080000Z/318-verdict-dismiss-bg-26.json inputs/2026-08-20T080000Z/319-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-20T09:00:00Z inputs/2026-08-20T090000Z/320-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-20T10:00:00Z inputs/2026-08-20T100000Z/321-manifest-safety.json inputs/2026-08-20T100000Z/322-mandate-milo.json inputs/2026-08-20T100000Z/323-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-20T12:00:00Z inputs/2026-08-20T120000Z/324-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-21T08:00:00Z inputs/2026-08-21T080000Z/325-verdict-open-case-bg-30.json inputs/2026-08-21T080000Z/326-verdict-open-case-bg-32.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-21T10:00:00Z inputs/2026-08-21T100000Z/327-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-22T08:00:00Z inputs/2026-08-22T080000Z/328-verdict-ban-bg-03.json inputs/2026-08-22T080000Z/329-verdict-open-case-bg-12.json inputs/2026-08-22T080000Z/330-verdict-open-case-bg-21.json inputs/2026-08-22T080000Z/331-verdict-open-case-bg-25.json inputs/2026-08-22T080000Z/332-verdict-open-case-bg-41.json inputs/2026-08-22T080000Z/333-verdict-open-case-bg-53.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-22T10:00:00Z inputs/2026-08-22T100000Z/334-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-22T12:00:00Z inputs/2026-08-22T120000Z/335-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-23T08:00:00Z inputs/2026-08-23T080000Z/336-verdict-open-case-bg-15.json inputs/2026-08-23T080000Z/337-verdict-dismiss-bg-30.json inputs/2026-08-23T080000Z/338-verdict-dismiss-bg-32.json inputs/2026-08-23T080000Z/339-verdict-open-case-bg-37.json inputs/2026-08-23T080000Z/340-verdict-open-case-bg-58.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-23T10:00:00Z inputs/2026-08-23T100000Z/341-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-23T12:00:00Z inputs/2026-08-23T120000Z/342-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-24T08:00:00Z inputs/2026-08-24T080000Z/343-verdict-ban-bg-12.json inputs/2026-08-24T080000Z/344-verdict-ban-bg-21.json inputs/2026-08-24T080000Z/345-verdict-dismiss-bg-25.json inputs/2026-08-24T080000Z/346-verdict-ban-bg-41.json inputs/2026-08-24T080000Z/347-verdict-ban-bg-53.json inputs/2026-08-24T080000Z/348-verdict-open-case-bg-60.json inputs/2026-08-24T080000Z/349-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-24T10:00:00Z inputs/2026-08-24T100000Z/350-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-24T12:00:00Z inputs/2026-08-24T120000Z/351-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-25T08:00:00Z inputs/2026-08-25T080000Z/352-verdict-open-case-bg-11.json inputs/2026-08-25T080000Z/353-verdict-ban-bg-15.json inputs/2026-08-25T080000Z/354-verdict-open-case-bg-20.json inputs/2026-08-25T080000Z/355-verdict-open-case-bg-36.json inputs/2026-08-25T080000Z/356-verdict-ban-bg-37.json inputs/2026-08-25T080000Z/357-verdict-open-case-bg-55.json inputs/2026-08-25T080000Z/358-verdict-ban-bg-58.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-25T10:00:00Z inputs/2026-08-25T100000Z/359-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-25T12:00:00Z inputs/2026-08-25T120000Z/360-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-26T08:00:00Z inputs/2026-08-26T080000Z/361-verdict-open-case-bg-56.json inputs/2026-08-26T080000Z/362-verdict-dismiss-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-26T10:00:00Z inputs/2026-08-26T100000Z/363-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-26T12:00:00Z inputs/2026-08-26T120000Z/364-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-27T08:00:00Z inputs/2026-08-27T080000Z/365-verdict-dismiss-bg-20.json inputs/2026-08-27T080000Z/366-verdict-dismiss-bg-55.json inputs/2026-08-27T080000Z/367-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-27T12:00:00Z inputs/2026-08-27T120000Z/368-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-28T08:00:00Z inputs/2026-08-28T080000Z/369-verdict-open-case-bg-13.json inputs/2026-08-28T080000Z/370-verdict-open-case-bg-22.json inputs/2026-08-28T080000Z/371-verdict-ban-bg-56.json inputs/2026-08-28T080000Z/372-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-28T10:00:00Z inputs/2026-08-28T100000Z/373-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-28T12:00:00Z inputs/2026-08-28T120000Z/374-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-30T08:00:00Z inputs/2026-08-30T080000Z/375-verdict-open-case-bg-08.json inputs/2026-08-30T080000Z/376-verdict-dismiss-bg-13.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-30T10:00:00Z inputs/2026-08-30T100000Z/377-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-30T12:00:00Z inputs/2026-08-30T120000Z/378-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-31T08:00:00Z inputs/2026-08-31T080000Z/379-verdict-open-case-bg-34.json inputs/2026-08-31T080000Z/380-verdict-open-case-bg-57.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-08-31T10:00:00Z inputs/2026-08-31T100000Z/381-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-01T08:00:00Z inputs/2026-09-01T080000Z/382-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-02T08:00:00Z inputs/2026-09-02T080000Z/383-verdict-open-case-bg-18.json inputs/2026-09-02T080000Z/384-verdict-open-case-bg-28.json inputs/2026-09-02T080000Z/385-verdict-dismiss-bg-34.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-02T10:00:00Z inputs/2026-09-02T100000Z/386-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-02T12:00:00Z inputs/2026-09-02T120000Z/387-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-03T08:00:00Z inputs/2026-09-03T080000Z/388-verdict-open-case-bg-47.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-03T10:00:00Z inputs/2026-09-03T100000Z/389-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-04T08:00:00Z inputs/2026-09-04T080000Z/390-verdict-dismiss-bg-18.json inputs/2026-09-04T080000Z/391-verdict-dismiss-bg-28.json inputs/2026-09-04T080000Z/392-verdict-open-case-bg-44.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-04T10:00:00Z inputs/2026-09-04T100000Z/393-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-04T12:00:00Z inputs/2026-09-04T120000Z/394-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-05T08:00:00Z inputs/2026-09-05T080000Z/395-verdict-dismiss-bg-47.json inputs/2026-09-05T080000Z/396-verdict-open-case-bg-59.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-05T10:00:00Z inputs/2026-09-05T100000Z/397-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-05T12:00:00Z inputs/2026-09-05T120000Z/398-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-07T08:00:00Z inputs/2026-09-07T080000Z/399-verdict-open-case-bg-04.json inputs/2026-09-07T080000Z/400-verdict-open-case-bg-51.json inputs/2026-09-07T080000Z/401-verdict-open-case-bg-52.json inputs/2026-09-07T080000Z/402-verdict-ban-bg-59.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-07T10:00:00Z inputs/2026-09-07T100000Z/403-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-07T12:00:00Z inputs/2026-09-07T120000Z/404-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-09T08:00:00Z inputs/2026-09-09T080000Z/405-verdict-ban-bg-04.json inputs/2026-09-09T080000Z/406-verdict-open-case-bg-39.json inputs/2026-09-09T080000Z/407-verdict-dismiss-bg-51.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-09T10:00:00Z inputs/2026-09-09T100000Z/408-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-09T12:00:00Z inputs/2026-09-09T120000Z/409-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-10T08:00:00Z inputs/2026-09-10T080000Z/410-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-11T08:00:00Z inputs/2026-09-11T080000Z/411-verdict-dismiss-bg-39.json inputs/2026-09-11T080000Z/412-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-11T12:00:00Z inputs/2026-09-11T120000Z/413-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-12T08:00:00Z inputs/2026-09-12T080000Z/414-verdict-open-case-bg-38.json inputs/2026-09-12T080000Z/415-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-12T10:00:00Z inputs/2026-09-12T100000Z/416-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-13T08:00:00Z inputs/2026-09-13T080000Z/417-verdict-open-case-bg-30.json inputs/2026-09-13T080000Z/418-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-13T10:00:00Z inputs/2026-09-13T100000Z/419-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-14T08:00:00Z inputs/2026-09-14T080000Z/420-verdict-open-case-bg-17.json inputs/2026-09-14T080000Z/421-verdict-open-case-bg-50.json inputs/2026-09-14T080000Z/422-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-14T10:00:00Z inputs/2026-09-14T100000Z/423-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-15T08:00:00Z inputs/2026-09-15T080000Z/424-verdict-open-case-bg-20.json inputs/2026-09-15T080000Z/425-verdict-dismiss-bg-30.json inputs/2026-09-15T080000Z/426-verdict-open-case-bg-35.json inputs/2026-09-15T080000Z/427-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-15T10:00:00Z inputs/2026-09-15T100000Z/428-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-15T12:00:00Z inputs/2026-09-15T120000Z/429-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-16T08:00:00Z inputs/2026-09-16T080000Z/430-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-17T08:00:00Z inputs/2026-09-17T080000Z/431-verdict-ban-bg-20.json inputs/2026-09-17T080000Z/432-verdict-ban-bg-35.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-17T12:00:00Z inputs/2026-09-17T120000Z/433-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-18T08:00:00Z inputs/2026-09-18T080000Z/434-verdict-open-case-bg-05.json inputs/2026-09-18T080000Z/435-verdict-open-case-bg-40.json inputs/2026-09-18T080000Z/436-verdict-open-case-bg-45.json inputs/2026-09-18T080000Z/437-verdict-open-case-bg-48.json inputs/2026-09-18T080000Z/438-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-18T10:00:00Z inputs/2026-09-18T100000Z/439-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-20T08:00:00Z inputs/2026-09-20T080000Z/440-verdict-dismiss-bg-05.json inputs/2026-09-20T080000Z/441-verdict-ban-bg-40.json inputs/2026-09-20T080000Z/442-verdict-dismiss-bg-45.json inputs/2026-09-20T080000Z/443-verdict-dismiss-bg-48.json inputs/2026-09-20T080000Z/444-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-20T12:00:00Z inputs/2026-09-20T120000Z/445-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-21T08:00:00Z inputs/2026-09-21T080000Z/446-verdict-open-case-bg-34.json inputs/2026-09-21T080000Z/447-verdict-open-case-bg-49.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-21T10:00:00Z inputs/2026-09-21T100000Z/448-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-22T08:00:00Z inputs/2026-09-22T080000Z/449-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-23T08:00:00Z inputs/2026-09-23T080000Z/450-verdict-dismiss-bg-34.json inputs/2026-09-23T080000Z/451-verdict-ban-bg-49.json inputs/2026-09-23T080000Z/452-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-23T12:00:00Z inputs/2026-09-23T120000Z/453-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-24T08:00:00Z inputs/2026-09-24T080000Z/454-verdict-open-case-bg-43.json inputs/2026-09-24T080000Z/455-verdict-open-case-bg-54.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-24T10:00:00Z inputs/2026-09-24T100000Z/456-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-25T08:00:00Z inputs/2026-09-25T080000Z/457-verdict-open-case-bg-02.json inputs/2026-09-25T080000Z/458-verdict-open-case-bg-11.json inputs/2026-09-25T080000Z/459-verdict-open-case-bg-29.json inputs/2026-09-25T080000Z/460-verdict-open-case-bg-42.json inputs/2026-09-25T080000Z/461-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-25T10:00:00Z inputs/2026-09-25T100000Z/462-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-26T08:00:00Z inputs/2026-09-26T080000Z/463-verdict-dismiss-bg-43.json inputs/2026-09-26T080000Z/464-verdict-dismiss-bg-54.json inputs/2026-09-26T080000Z/465-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-26T12:00:00Z inputs/2026-09-26T120000Z/466-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-27T08:00:00Z inputs/2026-09-27T080000Z/467-verdict-ban-bg-02.json inputs/2026-09-27T080000Z/468-verdict-dismiss-bg-29.json inputs/2026-09-27T080000Z/469-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-27T12:00:00Z inputs/2026-09-27T120000Z/470-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-28T08:00:00Z inputs/2026-09-28T080000Z/471-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-29T08:00:00Z inputs/2026-09-29T080000Z/472-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-30T08:00:00Z inputs/2026-09-30T080000Z/473-verdict-open-case-bg-09.json inputs/2026-09-30T080000Z/474-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-09-30T10:00:00Z inputs/2026-09-30T100000Z/475-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-01T08:00:00Z inputs/2026-10-01T080000Z/476-verdict-open-case-bg-03.json inputs/2026-10-01T080000Z/477-verdict-open-case-bg-26.json inputs/2026-10-01T080000Z/478-verdict-open-case-bg-31.json inputs/2026-10-01T080000Z/479-verdict-open-case-bg-33.json inputs/2026-10-01T080000Z/480-verdict-open-case-bg-58.json inputs/2026-10-01T080000Z/481-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-01T10:00:00Z inputs/2026-10-01T100000Z/482-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-02T08:00:00Z inputs/2026-10-02T080000Z/483-verdict-ban-bg-09.json inputs/2026-10-02T080000Z/484-verdict-open-case-bg-23.json inputs/2026-10-02T080000Z/485-verdict-open-case-bg-27.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-02T10:00:00Z inputs/2026-10-02T100000Z/486-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-02T12:00:00Z inputs/2026-10-02T120000Z/487-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-03T08:00:00Z inputs/2026-10-03T080000Z/488-verdict-dismiss-bg-03.json inputs/2026-10-03T080000Z/489-verdict-dismiss-bg-26.json inputs/2026-10-03T080000Z/490-verdict-dismiss-bg-31.json inputs/2026-10-03T080000Z/491-verdict-dismiss-bg-33.json inputs/2026-10-03T080000Z/492-verdict-open-case-bg-39.json inputs/2026-10-03T080000Z/493-verdict-ban-bg-58.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-03T10:00:00Z inputs/2026-10-03T100000Z/494-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-03T12:00:00Z inputs/2026-10-03T120000Z/495-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-04T08:00:00Z inputs/2026-10-04T080000Z/496-verdict-open-case-bg-07.json inputs/2026-10-04T080000Z/497-verdict-open-case-bg-19.json inputs/2026-10-04T080000Z/498-verdict-dismiss-bg-23.json inputs/2026-10-04T080000Z/499-verdict-ban-bg-27.json inputs/2026-10-04T080000Z/500-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-04T10:00:00Z inputs/2026-10-04T100000Z/501-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-04T12:00:00Z inputs/2026-10-04T120000Z/502-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-05T08:00:00Z inputs/2026-10-05T080000Z/503-verdict-dismiss-bg-39.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-05T12:00:00Z inputs/2026-10-05T120000Z/504-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-06T08:00:00Z inputs/2026-10-06T080000Z/505-verdict-dismiss-bg-07.json inputs/2026-10-06T080000Z/506-verdict-open-case-bg-16.json inputs/2026-10-06T080000Z/507-verdict-ban-bg-19.json inputs/2026-10-06T080000Z/508-verdict-open-case-bg-51.json inputs/2026-10-06T080000Z/509-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-06T10:00:00Z inputs/2026-10-06T100000Z/510-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-06T12:00:00Z inputs/2026-10-06T120000Z/511-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-07T08:00:00Z inputs/2026-10-07T080000Z/512-verdict-open-case-bg-46.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-07T10:00:00Z inputs/2026-10-07T100000Z/513-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-08T08:00:00Z inputs/2026-10-08T080000Z/514-verdict-open-case-bg-14.json inputs/2026-10-08T080000Z/515-verdict-dismiss-bg-16.json inputs/2026-10-08T080000Z/516-verdict-ban-bg-51.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-08T10:00:00Z inputs/2026-10-08T100000Z/517-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-08T12:00:00Z inputs/2026-10-08T120000Z/518-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-09T08:00:00Z inputs/2026-10-09T080000Z/519-verdict-dismiss-bg-46.json inputs/2026-10-09T080000Z/520-verdict-open-case-bg-53.json inputs/2026-10-09T080000Z/521-verdict-open-case-bg-55.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-09T10:00:00Z inputs/2026-10-09T100000Z/522-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-09T12:00:00Z inputs/2026-10-09T120000Z/523-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-10T08:00:00Z inputs/2026-10-10T080000Z/524-verdict-dismiss-bg-14.json inputs/2026-10-10T080000Z/525-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-10T12:00:00Z inputs/2026-10-10T120000Z/526-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-11T08:00:00Z inputs/2026-10-11T080000Z/527-verdict-ban-bg-53.json inputs/2026-10-11T080000Z/528-verdict-dismiss-bg-55.json inputs/2026-10-11T080000Z/529-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-11T12:00:00Z inputs/2026-10-11T120000Z/530-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-12T08:00:00Z inputs/2026-10-12T080000Z/531-verdict-open-case-bg-17.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-12T10:00:00Z inputs/2026-10-12T100000Z/532-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-13T08:00:00Z inputs/2026-10-13T080000Z/533-verdict-open-case-bg-22.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-13T10:00:00Z inputs/2026-10-13T100000Z/534-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-15T08:00:00Z inputs/2026-10-15T080000Z/535-verdict-open-case-bg-18.json inputs/2026-10-15T080000Z/536-verdict-ban-bg-22.json inputs/2026-10-15T080000Z/537-verdict-open-case-bg-32.json inputs/2026-10-15T080000Z/538-verdict-open-case-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-15T10:00:00Z inputs/2026-10-15T100000Z/539-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-15T12:00:00Z inputs/2026-10-15T120000Z/540-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-16T08:00:00Z inputs/2026-10-16T080000Z/541-verdict-open-case-bg-06.json inputs/2026-10-16T080000Z/542-verdict-open-case-bg-37.json inputs/2026-10-16T080000Z/543-verdict-open-case-bg-47.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-16T10:00:00Z inputs/2026-10-16T100000Z/544-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-17T08:00:00Z inputs/2026-10-17T080000Z/545-verdict-dismiss-bg-18.json inputs/2026-10-17T080000Z/546-verdict-open-case-bg-25.json inputs/2026-10-17T080000Z/547-verdict-open-case-bg-42.json inputs/2026-10-17T080000Z/548-verdict-dismiss-bg-60.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-17T10:00:00Z inputs/2026-10-17T100000Z/549-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-17T12:00:00Z inputs/2026-10-17T120000Z/550-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-18T08:00:00Z inputs/2026-10-18T080000Z/551-verdict-open-case-bg-01.json inputs/2026-10-18T080000Z/552-verdict-dismiss-bg-47.json inputs/2026-10-18T080000Z/553-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-18T10:00:00Z inputs/2026-10-18T100000Z/554-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-18T12:00:00Z inputs/2026-10-18T120000Z/555-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-19T08:00:00Z inputs/2026-10-19T080000Z/556-verdict-open-case-bg-24.json inputs/2026-10-19T080000Z/557-verdict-ban-bg-25.json inputs/2026-10-19T080000Z/558-verdict-open-case-bg-40.json inputs/2026-10-19T080000Z/559-verdict-ban-bg-42.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-19T10:00:00Z inputs/2026-10-19T100000Z/560-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-19T12:00:00Z inputs/2026-10-19T120000Z/561-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-21T08:00:00Z inputs/2026-10-21T080000Z/562-verdict-dismiss-bg-24.json inputs/2026-10-21T080000Z/563-verdict-ban-bg-40.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-21T12:00:00Z inputs/2026-10-21T120000Z/564-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-22T08:00:00Z inputs/2026-10-22T080000Z/565-verdict-open-case-bg-05.json inputs/2026-10-22T080000Z/566-verdict-open-case-bg-33.json inputs/2026-10-22T080000Z/567-verdict-open-case-bg-36.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-22T10:00:00Z inputs/2026-10-22T100000Z/568-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-23T08:00:00Z inputs/2026-10-23T080000Z/569-verdict-open-case-bg-23.json inputs/2026-10-23T080000Z/570-verdict-open-case-bg-45.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-23T10:00:00Z inputs/2026-10-23T100000Z/571-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-24T08:00:00Z inputs/2026-10-24T080000Z/572-verdict-dismiss-bg-05.json inputs/2026-10-24T080000Z/573-verdict-open-case-bg-08.json inputs/2026-10-24T080000Z/574-verdict-open-case-bg-30.json inputs/2026-10-24T080000Z/575-verdict-dismiss-bg-33.json inputs/2026-10-24T080000Z/576-verdict-dismiss-bg-36.json inputs/2026-10-24T080000Z/577-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-24T10:00:00Z inputs/2026-10-24T100000Z/578-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-24T12:00:00Z inputs/2026-10-24T120000Z/579-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-25T08:00:00Z inputs/2026-10-25T080000Z/580-verdict-dismiss-bg-23.json inputs/2026-10-25T080000Z/581-verdict-open-case-bg-38.json inputs/2026-10-25T080000Z/582-verdict-ban-bg-45.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-25T10:00:00Z inputs/2026-10-25T100000Z/583-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-25T12:00:00Z inputs/2026-10-25T120000Z/584-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-26T08:00:00Z inputs/2026-10-26T080000Z/585-verdict-dismiss-bg-08.json inputs/2026-10-26T080000Z/586-verdict-open-case-bg-10.json inputs/2026-10-26T080000Z/587-verdict-ban-bg-30.json inputs/2026-10-26T080000Z/588-verdict-open-case-bg-44.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-26T10:00:00Z inputs/2026-10-26T100000Z/589-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-26T12:00:00Z inputs/2026-10-26T120000Z/590-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-27T08:00:00Z inputs/2026-10-27T080000Z/591-verdict-ban-bg-38.json
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-27T12:00:00Z inputs/2026-10-27T120000Z/592-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-28T08:00:00Z inputs/2026-10-28T080000Z/593-verdict-dismiss-bg-10.json inputs/2026-10-28T080000Z/594-verdict-open-case-bg-15.json inputs/2026-10-28T080000Z/595-verdict-dismiss-bg-44.json inputs/2026-10-28T080000Z/596-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-28T10:00:00Z inputs/2026-10-28T100000Z/597-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-28T12:00:00Z inputs/2026-10-28T120000Z/598-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-29T08:00:00Z inputs/2026-10-29T080000Z/599-verdict-open-case-bg-51.json inputs/2026-10-29T080000Z/600-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-29T10:00:00Z inputs/2026-10-29T100000Z/601-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-30T08:00:00Z inputs/2026-10-30T080000Z/602-verdict-open-case-bg-02.json inputs/2026-10-30T080000Z/603-verdict-dismiss-bg-15.json inputs/2026-10-30T080000Z/604-verdict-open-case-bg-50.json inputs/2026-10-30T080000Z/605-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-30T10:00:00Z inputs/2026-10-30T100000Z/606-writes.ndjson
+onym append "$OUT" --signing-key "$KEYS/vendor-2026b" --log-key "$KEYS/vendor-2026a" --at 2026-10-30T12:00:00Z inputs/2026-10-30T120000Z/607-writes.ndjson
 echo "$OUT at $(git --git-dir "$OUT" rev-parse refs/heads/main)"

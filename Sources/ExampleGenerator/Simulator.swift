@@ -28,6 +28,8 @@ final class Simulator {
     var revocations: [DesignationRevocation.Effect] = []
     var compromiseReports: [String: CompromiseReport] = [:]
     var currentSigner = ""
+    /// The key the descriptor declares for the ledger's checkpoints: the first signer's, kept across rotations
+    var logSigner = ""
     var writes = 0
 
     /// The ledger as the script names it, and the signing keys' folder.
@@ -110,6 +112,7 @@ final class Simulator {
             switch words[0] {
             case "init":
                 currentSigner = words[1]
+                logSigner = words[1]
                 let profile = file(CanonicalJSON.encode(FixtureProfile.appleDeviceCheck), name: "profile.json")
                 var arguments = [
                     "init", ledger, "--interface", scenario.vendor.interface, "--signing-key", keyPath(currentSigner),
@@ -192,16 +195,14 @@ final class Simulator {
                 let signer = words[2]
                 if words[1] == "add" {
                     try cliRun([
-                        "keys", "rotate", ledger, "--signing-key", keyPath(currentSigner), "--add",
-                        keyPath(signer) + ".pub",
-                        "--at", time.rfc3339,
+                        "keys", "rotate", ledger, "--signing-key", keyPath(currentSigner), "--log-key",
+                        keyPath(logSigner), "--add", keyPath(signer) + ".pub", "--at", time.rfc3339,
                     ])
                     currentSigner = signer
                 } else {
                     try cliRun([
-                        "keys", "rotate", ledger, "--signing-key", keyPath(currentSigner), "--remove",
-                        keyPath(signer) + ".pub",
-                        "--at", time.rfc3339,
+                        "keys", "rotate", ledger, "--signing-key", keyPath(currentSigner), "--log-key",
+                        keyPath(logSigner), "--remove", keyPath(signer) + ".pub", "--at", time.rfc3339,
                     ])
                 }
             case "compromise":
@@ -230,7 +231,11 @@ final class Simulator {
                 file(Array((writeLines.joined(separator: "\n") + "\n").utf8), name: "writes.ndjson"))
         }
         if !files.isEmpty {
-            try cliRun(["append", ledger, "--signing-key", keyPath(currentSigner), "--at", time.rfc3339] + files)
+            try cliRun(
+                [
+                    "append", ledger, "--signing-key", keyPath(currentSigner), "--log-key", keyPath(logSigner), "--at",
+                    time.rfc3339,
+                ] + files)
         }
         files = []
         writeLines = []

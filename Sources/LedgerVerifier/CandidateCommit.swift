@@ -24,6 +24,20 @@ public enum CandidateCommit {
         public var acceptedConduct: [PolicyFailure] { findings.filter { $0.kind == .conduct && $0.write != nil } }
     }
 
+    /// The replay state at `commit` rebuilt from its tree and history, for a writer without state of its own.
+    public static func rebuiltState(
+        at commit: ObjectID, in repository: Repository, signer: Ed25519.PublicKey, now: Instant
+    )
+        throws -> ReplayState
+    {
+        var state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
+        var summary = VerificationSummary()
+        try state.restore(&summary, at: commit, repository: repository, checkpoint: nil)
+        // Any position after the root: the history policy's first-commit rule is the root's alone.
+        state.commitsSeen = 1
+        return state
+    }
+
     /// Judges `candidate` (one commit on top of `parent`, or a root when `parent` is nil).
     /// - Parameters:
     ///   - signer: the key the writer signs with; it must be an allowed signer at `parent` (for a root,
@@ -39,14 +53,10 @@ public enum CandidateCommit {
         if let known, known.previous == parent {
             state = known
             state.now = now
+        } else if let parent {
+            state = try rebuiltState(at: parent, in: repository, signer: signer, now: now)
         } else {
             state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
-            if let parent {
-                var summary = VerificationSummary()
-                try state.restore(&summary, at: parent, repository: repository, checkpoint: nil)
-                // Any position after the root: the history policy's first-commit rule is the root's alone.
-                state.commitsSeen = 1
-            }
         }
         let loader = CommitLoader(repository: repository, clock: PhaseClock())
         let step = try loader.load(candidate, index: state.commitsSeen, state: state)

@@ -26,6 +26,9 @@ public struct Checkpoint: Sendable {
     /// Which batch stores each record at the tip: kept in its own file beside the checkpoint
     /// (`RecordIndex.fileBytes(tip:)`), never in the JSON; without it, continuing lists every batch folder.
     public var records: RecordIndex?
+    /// The transparency log's right edge at the tip (`{"size", "peaks": [base64…]}` in the JSON); without
+    /// it, continuing re-hashes every file of the history.
+    public var transparencyLog: CompactRange?
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -39,6 +42,15 @@ public struct Checkpoint: Sendable {
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
         if let lastWriteTime { object.set("lastWriteTime", .string(lastWriteTime.rfc3339)) }
         object.set("identities", .object(identities.json))
+        if let transparencyLog {
+            object.set(
+                "transparencyLog",
+                .object(
+                    JSONObject([
+                        ("size", .integer(Int64(transparencyLog.size))),
+                        ("peaks", .array(transparencyLog.peaks.map { .string(Base64.encode($0.bytes)) })),
+                    ])))
+        }
         object.set(
             "lastWritten", .object(JSONObject(lastWritten.map { ($0.key, JSONValue.string($0.value.description)) })))
         if let replay { object.set("replay", .object(replay.json)) }
@@ -97,6 +109,12 @@ public struct Checkpoint: Sendable {
             }
         }
         if let replay = try reader.optionalObject("replay") { self.replay = try ReplaySnapshot(json: replay.object) }
+        if let log = try reader.optionalObject("transparencyLog") {
+            let peaks = try log.stringArray("peaks").compactMap(Base64.decode).filter { $0.count == 32 }.map {
+                ContentAddress(bytes: $0)
+            }
+            transparencyLog = CompactRange(size: Int(try log.integer("size")), peaks: peaks)
+        }
     }
 
     /// The checkpoint of `state` after `tip`, with the run's totals from `summary`.
@@ -111,5 +129,6 @@ public struct Checkpoint: Sendable {
         identities = state.identities
         replay = ReplaySnapshot(of: state)
         records = state.records
+        transparencyLog = state.log
     }
 }

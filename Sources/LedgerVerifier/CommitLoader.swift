@@ -46,7 +46,11 @@ struct CommitLoader {
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
         var batches: [Int64?] = []
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
-            guard change.kind == .added || (change.kind == .modified && change.path == LedgerLayout.allowedSignersPath)
+            guard
+                change.kind == .added
+                    || (change.kind == .modified
+                        && (change.path == LedgerLayout.allowedSignersPath
+                            || change.path == LedgerLayout.checkpointPath))
             else { continue }
             guard let located = change.located, let size = change.size,
                 size <= Limits.maxRecordBytes,
@@ -76,9 +80,11 @@ struct CommitLoader {
         case .unsigned: signature = .missing
         case .malformed: signature = .malformed("a gpgsig header cut off before its line end")
         }
-        return CommitStep(
+        var step = CommitStep(
             index: index, commit: commit, parentTree: parentTree, signature: signature, changes: changes, files: files,
             trailers: LedgerTrailers(message: commit.message), anomalies: walk.anomalies)
+        step.leafHashes = LedgerLog.entries(of: files.map { ($0.path, $0.sha256) }).map { Merkle.leafHash($0) }
+        return step
     }
 
     // MARK: - Tree diff with modes, sizes and empty folders
@@ -186,6 +192,16 @@ struct CommitLoader {
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: .success(.manifestSignature(bytes)))
+        case .checkpoint:
+            return LoadedFile(
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
+                content: result { () throws(LedgerFormatError) -> FileContent in
+                    do throws(SignedNote.ParseError) {
+                        return .checkpoint(try SignedNote(parsing: String(decoding: bytes, as: UTF8.self)))
+                    } catch {
+                        throw LedgerFormatError(.invalidValue, "not a C2SP signed note: \(error.description)")
+                    }
+                })
         case .record(let kind, _) where kind == AuthorityManifest.self:
             // Exact published bytes: hashed and stored as they are, never required to be canonical.
             return LoadedFile(
@@ -215,7 +231,11 @@ struct CommitLoader {
     }
 
     static func decodeInParallel(_ pending: [(String, LedgerLayout.PathMeaning, [UInt8])]) -> [LoadedFile] {
-        parallelMap(pending) { decode($0.0, $0.1, $0.2) }
+        parallelMap(pending) {
+            var file = decode($0.0, $0.1, $0.2)
+            file.sha256 = SHA256.hash($0.2)
+            return file
+        }
     }
 
     // MARK: - References (git, sequential)

@@ -17,6 +17,8 @@ public struct CommitStep: Sendable {
     public let files: [LoadedFile]
     /// The trailers the commit message states, if they parse.
     public let trailers: LedgerTrailers?
+    /// The leaf hashes the commit adds to the ledger's transparency log, in log order (`LedgerLog`).
+    public var leafHashes: [Merkle.Hash] = []
     /// Git objects refused before they were interpreted (non-canonical, too deep, too large).
     public var anomalies: [GitAnomaly] = []
 

@@ -5,6 +5,8 @@ public enum FileContent: Sendable {
     case descriptor(LedgerDescriptor)
     case allowedSigners(AllowedSigners)
     case manifestSignature([UInt8])
+    /// The commit's checkpoint: a C2SP signed note (`LedgerLog`).
+    case checkpoint(SignedNote)
     /// A record stored by content address (`StoredRecord`).
     case record(any StoredRecord)
     case entry(WriteLogEntry)

@@ -9,6 +9,8 @@ public struct LoadedFile: Sendable {
     public let bytes: [UInt8]
     public let isCanonical: Bool
     public var content: Result<FileContent, LedgerFormatError>
+    /// SHA-256 of the file's bytes: its leaf in the ledger's transparency log (`LedgerLog`).
+    public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
     public var checks = RecordChecks()
 }

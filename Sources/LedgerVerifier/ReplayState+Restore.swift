@@ -75,6 +75,7 @@ extension ReplayState {
             }
         }
         summary.lastCommitTime = info.time
+        state.log = try checkpoint?.transparencyLog ?? Self.transparencyLog(at: commit, repository: repository)
         if let replay = checkpoint?.replay {
             replay.restore(into: &state)
             return
@@ -152,6 +153,27 @@ extension ReplayState {
             facts[fact.deviceBinding, default: []].append(fact)
         }
         return facts
+    }
+
+    /// The transparency log's right edge at `commit`, re-hashed from every file every commit up to it added
+    /// or changed (`LedgerLog`): resuming without a checkpoint that holds it.
+    static func transparencyLog(at commit: ObjectID, repository: Repository) throws -> CompactRange {
+        var range = CompactRange()
+        var parentTree: ObjectID?
+        for id in try repository.history(from: commit) {
+            let tree = try repository.commit(id).tree
+            var files: [(path: String, sha256: ContentAddress)] = []
+            for change in try repository.diffTrees(old: parentTree, new: tree) {
+                guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
+                    LedgerLayout.classify(change.path) != nil
+                else { continue }
+                files.append(
+                    (change.path, SHA256.hash(try repository.readBlob(entry.id, limit: Limits.maxRecordBytes))))
+            }
+            for entry in LedgerLog.entries(of: files) { range.append(Merkle.leafHash(entry)) }
+            parentTree = tree
+        }
+        return range
     }
 
     /// Each binding's last successful write, read from the log — resuming without a checkpoint, or the

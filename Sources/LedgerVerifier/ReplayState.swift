@@ -33,6 +33,8 @@ public struct ReplayState: Sendable {
     /// Which batch stores each record so far: how the next commits' references are found, and how a
     /// second copy of a record is recognized (format version 2).
     public var records = RecordIndex()
+    /// The ledger's transparency log so far (its right edge): what the next checkpoint must state.
+    public var log = CompactRange()
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -109,5 +111,6 @@ public struct ReplayState: Sendable {
         }
         logSize = position.size
         logHead = position.head
+        for leaf in step.leafHashes { log.append(leaf) }
     }
 }

@@ -24,6 +24,8 @@ public struct VerificationSummary: Sendable {
     public var interface: String?
     public var appleAccount: LedgerDescriptor.AppleAccount?
     public var signers: [String] = []
+    /// The transparency log at the tip: its verifier key, size and root (FORMAT "Transparency").
+    public var transparencyLog: (key: NoteKey, size: Int, root: Merkle.Hash)?
     /// Device bindings named by mandates of several identities, with each identity's acceptance.
     public var sharedBindings: [String: [BindingIdentities.Identity]] = [:]
     /// The commit an incremental run started after, if any.
@@ -53,6 +55,17 @@ public struct VerificationSummary: Sendable {
             object.set("appleAccount", .null)
         }
         if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
+        if let transparencyLog {
+            object.set(
+                "transparencyLog",
+                .object(
+                    JSONObject([
+                        ("origin", .string(transparencyLog.key.name)),
+                        ("key", .string(transparencyLog.key.description)),
+                        ("size", .integer(Int64(transparencyLog.size))),
+                        ("root", .string(Base64.encode(transparencyLog.root.bytes))),
+                    ])))
+        }
         object.set(
             "sharedBindings",
             .array(

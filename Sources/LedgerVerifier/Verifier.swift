@@ -143,6 +143,7 @@ public enum Verifier {
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
         summary.sharedBindings = state.identities.shared
+        summary.transparencyLog = state.descriptor?.log.map { ($0, state.log.size, state.log.root) }
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
             let checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
@@ -172,6 +173,7 @@ public enum Verifier {
         for file in step.files {
             summary.bytesChecked += file.bytes.count
             summary.signaturesChecked += file.checks.signaturesChecked
+            if file.meaning == .checkpoint { summary.signaturesChecked += 1 }
             let kind: String
             switch file.meaning {
             case .record(let stored, _): kind = stored.kindName

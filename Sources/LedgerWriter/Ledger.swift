@@ -62,10 +62,27 @@ public enum Ledger {
     ///
     /// Resumable: a directory that is an onym-ledger repository without a first commit (an init
     /// that was killed) is completed; anything else that exists is refused.
+    /// - Parameters:
+    ///   - logKey: signs the checkpoints of the ledger's transparency log (default: `signingKey`); the
+    ///     descriptor declares it as `log`, under the origin `origin` (default: the ledger id).
     public static func initialize(
         path: String, descriptor: LedgerDescriptor, signingKey: any CommitSigner, at: Instant,
-        profile: EnforcementProfile? = nil
+        profile: EnforcementProfile? = nil, logKey: (any CommitSigner)? = nil, origin: String? = nil
     ) throws(AppendError) -> ObjectID {
+        let logSigner = logKey ?? signingKey
+        var descriptor = descriptor
+        if descriptor.log == nil {
+            let name = origin ?? descriptor.ledgerId
+            guard LedgerDescriptor.isUsableOrigin(name),
+                let key = NoteKey(name: name, type: NoteKey.ed25519, publicKey: logSigner.publicKey)
+            else {
+                throw AppendError(
+                    source: "--origin", record: name, rule: "init.origin",
+                    reason: "a log origin is a name without spaces or '+' that does not start with SSHSIG "
+                        + "(give --origin, e.g. ledger.example.com/onym)")
+            }
+            descriptor.log = key
+        }
         let repository: Repository
         do {
             if let existing = try? Repository.open(path) {
@@ -82,7 +99,6 @@ public enum Ledger {
                 repository = try Repository.initBare(path)
             }
             try repository.attachInMemoryObjects()
-            var descriptor = descriptor
             var files: [(path: String, bytes: [UInt8])] = []
             if let profile {
                 descriptor.profile = profile.ref
@@ -93,8 +109,8 @@ public enum Ledger {
                 (LedgerLayout.allowedSignersPath, Array(AllowedSigners(keys: [signingKey.publicKey]).text.utf8)))
             let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
             return try judgedCommit(
-                repository, signingKey, files: files, parent: nil, known: nil, message: message, time: at,
-                sources: [:], otherwise: path
+                repository, signingKey, logKey: logSigner, files: files, parent: nil, known: nil, message: message,
+                time: at, sources: [:], otherwise: path
             ).commit
         } catch let error as AppendError {
             throw error
@@ -108,8 +124,11 @@ public enum Ledger {
     /// Appends one batch as one signed commit.
     /// - Parameter idempotencyKey: the caller's identity for this batch; an append with a key one of the
     ///   last 256 batches carries is a retry and logs nothing twice. Without a key nothing is deduplicated.
+    /// - Parameter logKey: signs the batch's checkpoint (default: `signingKey`); it must be the log key the
+    ///   descriptor declares.
     public static func append(
-        path: String, items: [BatchItem], signingKey: any CommitSigner, at: Instant, idempotencyKey: String? = nil
+        path: String, items: [BatchItem], signingKey: any CommitSigner, at: Instant, idempotencyKey: String? = nil,
+        logKey: (any CommitSigner)? = nil
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
             let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
@@ -122,8 +141,8 @@ public enum Ledger {
             }
             try repository.attachInMemoryObjects()
             let (commit, conduct) = try judgedCommit(
-                repository, signingKey, files: plan.files, parent: tip, known: known, message: plan.commitMessage,
-                time: at, sources: plan.sources, otherwise: "batch")
+                repository, signingKey, logKey: logKey ?? signingKey, files: plan.files, parent: tip, known: known,
+                message: plan.commitMessage, time: at, sources: plan.sources, otherwise: "batch")
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
             var result = AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
@@ -139,7 +158,7 @@ public enum Ledger {
     /// The signing key must be allowed by the current tip; removing the last key is refused.
     public static func rotateSigners(
         path: String, signingKey: any CommitSigner, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
-        at: Instant
+        at: Instant, logKey: (any CommitSigner)? = nil
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
             let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
@@ -173,8 +192,9 @@ public enum Ledger {
             let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
             let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
             return try judgedCommit(
-                repository, signingKey, files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))],
-                parent: tip, known: known, message: message, time: at, sources: [:], otherwise: "keys rotate"
+                repository, signingKey, logKey: logKey ?? signingKey,
+                files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, known: known,
+                message: message, time: at, sources: [:], otherwise: "keys rotate"
             ).commit
         }
     }
@@ -205,10 +225,13 @@ public enum Ledger {
     /// and `verify`. Returns the commit and the conduct findings about its writes.
     /// - Parameter known: the replay state at `parent` when the writer has it (else it is rebuilt).
     private static func judgedCommit(
-        _ repository: Repository, _ signer: any CommitSigner, files: [(path: String, bytes: [UInt8])],
-        parent: ObjectID?, known: ReplayStateCache.Entry?, message: String, time: Instant, sources: [String: String],
-        otherwise fallback: String
+        _ repository: Repository, _ signer: any CommitSigner, logKey: any CommitSigner,
+        files: [(path: String, bytes: [UInt8])], parent: ObjectID?, known: ReplayStateCache.Entry?, message: String,
+        time: Instant, sources: [String: String], otherwise fallback: String
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
+        let descriptor = try descriptor(of: files) ?? known?.state.descriptor
+        let files =
+            files + [try checkpointFile(for: files, after: known?.state, descriptor: descriptor, logKey: logKey)]
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
@@ -234,6 +257,42 @@ public enum Ledger {
         return (prepared.id, judgement.acceptedConduct)
     }
 
+    /// The descriptor among a root commit's files.
+    private static func descriptor(of files: [(path: String, bytes: [UInt8])]) throws -> LedgerDescriptor? {
+        guard let bytes = files.first(where: { $0.path == LedgerLayout.descriptorPath })?.bytes else { return nil }
+        return try LedgerDescriptor(json: try CanonicalJSON.parse(bytes))
+    }
+
+    /// The `checkpoint` file of the commit that adds `files` on top of the log `state` holds: the log's
+    /// C2SP checkpoint after them, signed by `logKey`, which must be the key the descriptor declares.
+    private static func checkpointFile(
+        for files: [(path: String, bytes: [UInt8])], after state: ReplayState?, descriptor: LedgerDescriptor?,
+        logKey: any CommitSigner
+    ) throws -> (path: String, bytes: [UInt8]) {
+        guard let declared = descriptor?.log else {
+            throw AppendError(
+                source: LedgerLayout.descriptorPath, rule: "ledger.logKey",
+                reason: "the descriptor declares no log key: not a format version 2 ledger")
+        }
+        guard declared.publicKey == logKey.publicKey else {
+            throw AppendError(
+                source: "--log-key", record: OpenSSHKey.fingerprint(logKey.publicKey), rule: "logKey.notDeclared",
+                reason: "the ledger's checkpoints are signed by the log key \(declared); give it with --log-key")
+        }
+        var log = state?.log ?? CompactRange()
+        for entry in LedgerLog.entries(of: files.map { ($0.path, SHA256.hash($0.bytes)) }) {
+            log.append(Merkle.leafHash(entry))
+        }
+        do {
+            let note = try LedgerLog.checkpoint(log, key: declared, signer: logKey)
+            return (LedgerLayout.checkpointPath, Array(note.formatted.utf8))
+        } catch {
+            throw AppendError(
+                source: "--log-key", record: OpenSSHKey.fingerprint(logKey.publicKey), rule: "logKey.signing",
+                reason: "signing the checkpoint: \(error.description)")
+        }
+    }
+
     /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit; with the replay
     /// state at the tip when the writer has it — this process's own, else the writer's state files (the
     /// judgement rebuilds it otherwise).
@@ -249,6 +308,14 @@ public enum Ledger {
             let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time)
         {
             known = .init(state: loaded.state, replayFrom: loaded.replayFrom, unsaved: false)
+        }
+        if known == nil {
+            // No state of its own: rebuilt from the tip's tree and history (the next commit's checkpoint
+            // continues the log from it).
+            known = .init(
+                state: try CandidateCommit.rebuiltState(
+                    at: tip, in: repository, signer: signingKey.publicKey, now: time),
+                replayFrom: nil, unsaved: true)
         }
         let state = try LedgerState(repository: repository, tip: tip, index: known?.state.records)
         guard state.signers.contains(signingKey.publicKey) else {

@@ -30,7 +30,7 @@ struct AppendVerifyAgreementTests {
     static let writerLaidOut: Set<String> = [
         "GitObjectPolicy", "RepositoryPolicy", "CommitHeaderPolicy", "HistoryPolicy", "CommitSignaturePolicy",
         "TreeWhitelistPolicy", "DescriptorPolicy", "AppendOnlyPolicy", "ContentAddressPolicy", "CanonicalFormPolicy",
-        "LogTrailerPolicy", "RecordLimitsPolicy", "BatchFolderPolicy",
+        "LogTrailerPolicy", "RecordLimitsPolicy", "BatchFolderPolicy", "CheckpointPolicy",
     ]
 
     /// Attacks under other policies that rewrite history rather than add to it, or that the writer's own
@@ -332,7 +332,8 @@ struct AppendVerifyAgreementTests {
             for (name, bytes, signature) in testCase.inputs() {
                 items.append(try BatchImporter.read(bytes, source: name, detachedSignature: signature))
             }
-            let result = try Ledger.append(path: ledger, items: items, signingKey: FixtureLedger.signer2, at: at)
+            let result = try Ledger.append(
+                path: ledger, items: items, signingKey: FixtureLedger.signer2, at: at, logKey: FixtureLedger.signer1)
             #expect(testCase.expected == .loggedWithConductFinding, "\(attack.name): append accepted it")
             #expect(
                 result.conductFindings.map(\.policy).contains(attack.policy),

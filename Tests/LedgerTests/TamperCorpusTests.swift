@@ -58,8 +58,8 @@ struct TamperCorpusTests {
         let records = try #require(summary["records"] as? [String: Int])
         #expect(
             records == ["manifest": 1, "mandate": 3, "verdict": 3, "receipt": 3, "profile": 1, "write-log-entry": 6])
-        // 8 commit signatures + 3 mandates × 2 + 3 verdicts + 1 manifest signature.
-        #expect(summary["signaturesChecked"] as? Int == 18)
+        // 8 commit signatures + 8 checkpoints + 3 mandates × 2 + 3 verdicts + 1 manifest signature.
+        #expect(summary["signaturesChecked"] as? Int == 26)
     }
 
     @Test func corpusHasAtLeastSixtyAttacks() {

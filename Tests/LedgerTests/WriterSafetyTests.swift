@@ -22,7 +22,8 @@ struct WriterSafetyTests {
             ]).status == 0)
         #expect(
             CLI.run([
-                "append", scenario.ledger, "--signing-key", next, "--at", "2026-08-10T00:00:00Z",
+                "append", scenario.ledger, "--signing-key", next, "--log-key", scenario.signer, "--at",
+                "2026-08-10T00:00:00Z",
                 scenario.writeRequests([
                     ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, false, "ok")
                 ]),

@@ -254,16 +254,27 @@ struct WriterTests {
         #expect(
             CLI.run([
                 "keys", "rotate", scenario.ledger, "--signing-key", next, "--remove", scenario.signer + ".pub",
-                "--at", "2026-08-09T00:00:01Z",
+                "--at", "2026-08-09T00:00:01Z", "--log-key", scenario.signer,
             ]).status == 0)
+        // The log keeps the key it declared at init: a commit-key rotation does not change the log's identity.
+        let withoutLogKey = CLI.run([
+            "append", scenario.ledger, "--signing-key", next, "--at", "2026-08-09T00:00:02Z", mandate,
+        ])
+        #expect(withoutLogKey.status == 65)
+        #expect(withoutLogKey.stderr.contains("logKey.notDeclared"))
         #expect(
-            CLI.run(["append", scenario.ledger, "--signing-key", next, "--at", "2026-08-09T00:00:02Z", mandate]).status
-                == 0)
+            CLI.run([
+                "append", scenario.ledger, "--signing-key", next, "--at", "2026-08-09T00:00:02Z", mandate, "--log-key",
+                scenario.signer,
+            ]).status == 0)
         let old = CLI.run([
             "append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-09T00:00:03Z", mandate,
         ])
         #expect(old.status == 65)
-        let last = CLI.run(["keys", "rotate", scenario.ledger, "--signing-key", next, "--remove", next + ".pub"])
+        let last = CLI.run([
+            "keys", "rotate", scenario.ledger, "--signing-key", next, "--remove", next + ".pub", "--log-key",
+            scenario.signer,
+        ])
         #expect(last.status == 65)
         #expect(last.stderr.contains("keys.lastKey"))
         #expect(scenario.commits.count == 4)

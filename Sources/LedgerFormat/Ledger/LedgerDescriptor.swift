@@ -8,7 +8,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
     public static let formatVersion: Int64 = 2
     public static let fields: Set<String> = [
         "formatVersion", "ledgerId", "interface", "profile", "appleAccount",
-        "interfaceKeys",
+        "interfaceKeys", "log",
     ]
 
     public struct AppleAccount: Sendable, Equatable {
@@ -43,11 +43,16 @@ public struct LedgerDescriptor: Sendable, Equatable {
     public var interfaceRootKey: Ed25519.PublicKey?
     /// authority componentId → its rotated keys, oldest epoch first.
     public var authorityKeys: [String: [EpochKey]]
+    /// The ledger as a transparency log (issue 15): the Ed25519 verifier key its checkpoints are signed
+    /// with, whose name is the log's origin (C2SP signed-note `<origin>+<key ID>+<key>`). The writer sets
+    /// it at `init`.
+    public var log: NoteKey?
 
     public init(
         ledgerId: String, interface: String, profile: ContentAddress? = nil, appleAccount: AppleAccount? = nil,
-        interfaceRootKey: Ed25519.PublicKey? = nil, authorityKeys: [String: [EpochKey]] = [:]
+        interfaceRootKey: Ed25519.PublicKey? = nil, authorityKeys: [String: [EpochKey]] = [:], log: NoteKey? = nil
     ) {
+        self.log = log
         self.ledgerId = ledgerId
         self.interface = interface
         self.profile = profile
@@ -105,6 +110,25 @@ public struct LedgerDescriptor: Sendable, Equatable {
             }
         }
         self.authorityKeys = authorityKeys
+        if reader.has("log") {
+            let text = try reader.nonEmptyString("log")
+            guard let key = NoteKey(text), key.type == NoteKey.ed25519, Self.isUsableOrigin(key.name) else {
+                throw LedgerFormatError(
+                    .invalidValue,
+                    "log is a C2SP Ed25519 verifier key <origin>+<key ID>+<key> whose origin does not start with "
+                        + "SSHSIG",
+                    path: reader.fieldPath("log"))
+            }
+            log = key
+        } else {
+            log = nil
+        }
+    }
+
+    /// An origin a log key may sign under: a note key name that cannot begin an SSHSIG signed blob (the
+    /// log key may be the commit-signing key: docs/DECISIONS.md, "The ledger is a transparency log").
+    public static func isUsableOrigin(_ origin: String) -> Bool {
+        NoteKey.isValidName(origin) && !origin.hasPrefix("SSHSIG")
     }
 
     public var json: JSONObject {
@@ -132,6 +156,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
             keys.set("authorities", .object(authorities))
         }
         object.set("interfaceKeys", .object(keys))
+        if let log { object.set("log", .string(log.description)) }
         return object
     }
 }

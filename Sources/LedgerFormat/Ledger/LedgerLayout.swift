@@ -10,6 +10,8 @@
 public enum LedgerLayout {
     public static let descriptorPath = "ledger.json"
     public static let allowedSignersPath = "keys/allowed_signers"
+    /// The signed checkpoint of the ledger's transparency log after the commit (``LedgerLog``).
+    public static let checkpointPath = "checkpoint"
     public static let branch = "refs/heads/main"
 
     public static let logFolder = "log"
@@ -67,13 +69,14 @@ public enum LedgerLayout {
     public enum PathMeaning: Equatable, Sendable {
         case descriptor
         case allowedSigners
+        case checkpoint
         case record(any StoredRecord.Type, ContentAddress)
         case manifestSignature(ContentAddress)
         case logEntry(Int64)
 
         public static func == (lhs: PathMeaning, rhs: PathMeaning) -> Bool {
             switch (lhs, rhs) {
-            case (.descriptor, .descriptor), (.allowedSigners, .allowedSigners): true
+            case (.descriptor, .descriptor), (.allowedSigners, .allowedSigners), (.checkpoint, .checkpoint): true
             case (.record(let a, let x), .record(let b, let y)): a == b && x == y
             case (.manifestSignature(let x), .manifestSignature(let y)): x == y
             case (.logEntry(let x), .logEntry(let y)): x == y
@@ -95,6 +98,7 @@ public enum LedgerLayout {
     public static func locate(_ path: String) -> (meaning: PathMeaning, batch: Int64?)? {
         if path == descriptorPath { return (.descriptor, nil) }
         if path == allowedSignersPath { return (.allowedSigners, nil) }
+        if path == checkpointPath { return (.checkpoint, nil) }
         let parts = path.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
         if parts.count == 4, parts[0].elementsEqual(logFolder.utf8) {
             guard let sequence = number(parts[3].dropLast(5), digits: sequenceDigits), sequence >= 1,

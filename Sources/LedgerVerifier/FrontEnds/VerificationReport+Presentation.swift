@@ -54,6 +54,9 @@ extension VerificationReport {
             lines.append("  Apple scope:  undeclared")
         }
         if !summary.signers.isEmpty { lines.append("  signers:      \(summary.signers.joined(separator: ", "))") }
+        if let log = summary.transparencyLog {
+            lines.append("  log:          \(log.key.name), \(log.size) leaves, root \(Base64.encode(log.root.bytes))")
+        }
         if !summary.sharedBindings.isEmpty {
             lines.append(
                 "  shared:       \(summary.sharedBindings.count) device binding(s) named by mandates of several identities"

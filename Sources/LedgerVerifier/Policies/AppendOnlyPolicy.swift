@@ -1,8 +1,9 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3, §6.1: nothing is ever modified or deleted, and nothing is published twice. The one file a
-/// commit may replace is `keys/allowed_signers` (a rotation); `ledger.json` is the DescriptorPolicy's. A
+/// DESIGN §3, §6.1: nothing is ever modified or deleted, and nothing is published twice. The files a
+/// commit may replace are `keys/allowed_signers` (a rotation) and `checkpoint` (every commit's, judged by
+/// the CheckpointPolicy); `ledger.json` is the DescriptorPolicy's. A
 /// record (or a manifest's signature) is stored once: a second copy under the same kind and content
 /// address in a later batch — another receipt for a verdict, a mandate with other signatures — is a
 /// republication (format version 2 names records by batch, so git alone would not see it).
@@ -24,7 +25,11 @@ public struct AppendOnlyPolicy: LedgerPolicy {
                     step, path: change.path, record: key.address.hex,
                     "published again: batch \(batch) already holds it (\(earlier))")
             case .modified:
-                if change.path == LedgerLayout.allowedSignersPath && change.objectKind == .blob { return nil }
+                if change.objectKind == .blob
+                    && (change.path == LedgerLayout.allowedSignersPath || change.path == LedgerLayout.checkpointPath)
+                {
+                    return nil
+                }
                 return failure(step, path: change.path, "modified after it was published")
             case .deleted:
                 return failure(step, path: change.path, "deleted after it was published")

@@ -2,8 +2,8 @@ import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers`; the descriptor never
-/// changes afterwards (format version 1 has no descriptor rotation); a signer rotation is a commit
-/// whose only change is `keys/allowed_signers`, which must still list at least one key.
+/// changes afterwards (there is no descriptor rotation); a signer rotation is a commit whose only change
+/// is `keys/allowed_signers` (and the `checkpoint` every commit updates), which must still list a key.
 public struct DescriptorPolicy: LedgerPolicy {
     public static let name = "DescriptorPolicy"
 
@@ -29,12 +29,17 @@ public struct DescriptorPolicy: LedgerPolicy {
             if let rotation = signerChanges.first {
                 if rotation.kind == .deleted {
                     failures.append(failure(step, path: rotation.path, "the allowed signers file was deleted"))
-                } else if step.changes.count > 1 {
-                    failures.append(
-                        failure(
-                            step, path: rotation.path,
-                            "a rotation commit changes \(step.changes.count - 1) other path(s); a rotation changes only the allowed signers"
-                        ))
+                } else {
+                    let others = step.changes.filter {
+                        $0.path != LedgerLayout.allowedSignersPath && $0.path != LedgerLayout.checkpointPath
+                    }
+                    if !others.isEmpty {
+                        failures.append(
+                            failure(
+                                step, path: rotation.path,
+                                "a rotation commit changes \(others.count) other path(s); a rotation changes only the allowed signers"
+                            ))
+                    }
                 }
             }
         }

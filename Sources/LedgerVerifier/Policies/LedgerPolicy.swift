@@ -51,6 +51,7 @@ public enum StandardLedgerPolicy {
         ReceiptPolicy(),
         ChainLinkPolicy(),
         LogTrailerPolicy(),
+        CheckpointPolicy(),
         MandateScopePolicy(),
         AccountScopePolicy(),
         RevocationPolicy(),

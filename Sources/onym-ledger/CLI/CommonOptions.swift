@@ -33,12 +33,25 @@ enum CommonOptions {
     /// key file, or a public key (`.pub` file or `ssh-ed25519 AAAA…`) whose private half `ssh-agent` holds
     /// (`SSH_AUTH_SOCK`). A passphrase-protected key file with its `.pub` beside it signs through the agent.
     static func signingKey(_ arguments: inout Arguments) throws(CLIError) -> any CommitSigner {
-        guard let path = try arguments.option("--signing-key") else {
+        guard let signer = try signer(&arguments, option: "--signing-key") else {
             throw .usage("--signing-key KEY is required (a private key file, or a public key held by ssh-agent)")
         }
+        return signer
+    }
+
+    /// `--log-key`: the key that signs the ledger's checkpoints (issue 15), given like `--signing-key`;
+    /// nil when absent (the signing key signs them).
+    static func logKey(_ arguments: inout Arguments) throws(CLIError) -> (any CommitSigner)? {
+        try signer(&arguments, option: "--log-key")
+    }
+
+    private static func signer(_ arguments: inout Arguments, option name: String) throws(CLIError)
+        -> (any CommitSigner)?
+    {
+        guard let path = try arguments.option(name) else { return nil }
         if path.hasPrefix(OpenSSHKey.keyType + " ") { return try agentSigner(path, option: path) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .data("--signing-key \(path): cannot read this file")
+            throw .data("\(name) \(path): cannot read this file")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix(OpenSSHKey.keyType + " ") { return try agentSigner(text, option: path) }
@@ -48,7 +61,7 @@ enum CommonOptions {
             if error.reason.contains("encrypted"), let pub = FileManager.default.contents(atPath: path + ".pub") {
                 return try agentSigner(String(decoding: pub, as: UTF8.self), option: path)
             }
-            throw .usage("--signing-key \(error.description)")
+            throw .usage("\(name) \(error.description)")
         }
     }
 

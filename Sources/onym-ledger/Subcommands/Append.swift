@@ -35,6 +35,10 @@ extension OnymLedger {
                     help:
                         "An allowed signer: an ed25519 private key file, or a public key (.pub) ssh-agent holds (required)."
                 ),
+                OptionHelp(
+                    names: "--log-key KEY",
+                    help: "The key the descriptor declares for the log's checkpoints, given like --signing-key "
+                        + "(default: the signing key)."),
                 OptionHelp(names: "--at RFC3339", help: "The batch time: commit time, receipt time (default: now)."),
                 OptionHelp(
                     names: "--idempotency-key KEY",
@@ -52,6 +56,7 @@ extension OnymLedger {
         let ledger: String
         let files: [String]
         let key: any CommitSigner
+        let logKey: (any CommitSigner)?
         let at: Instant
         let kind: InputKind?
         let idempotencyKey: String?
@@ -59,6 +64,7 @@ extension OnymLedger {
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             key = try CommonOptions.signingKey(&arguments)
+            logKey = try CommonOptions.logKey(&arguments)
             at = try CommonOptions.batchTime(&arguments)
             idempotencyKey = try arguments.option("--idempotency-key")
             if let idempotencyKey, !LedgerTrailers.isValidIdempotencyKey(idempotencyKey) {
@@ -99,7 +105,7 @@ extension OnymLedger {
             let result: Ledger.AppendResult
             do {
                 result = try Ledger.append(
-                    path: ledger, items: items, signingKey: key, at: at, idempotencyKey: idempotencyKey)
+                    path: ledger, items: items, signingKey: key, at: at, idempotencyKey: idempotencyKey, logKey: logKey)
             } catch {
                 throw CLIError(error)
             }

@@ -39,6 +39,14 @@ extension OnymLedger {
                     names: "--app BUNDLE_ID", help: "An app sharing the bit contract (repeatable; needs --team-id)."),
                 OptionHelp(names: "--interface-key KEY", help: "A mandate countersigning key (repeatable)."),
                 OptionHelp(names: "--no-mandates", help: "This ledger will never hold mandates (no --interface-key)."),
+                OptionHelp(
+                    names: "--origin ORIGIN",
+                    help: "The transparency log's origin, the name its checkpoints carry (default: the ledger id)."),
+                OptionHelp(
+                    names: "--log-key KEY",
+                    help:
+                        "The key that signs the log's checkpoints, declared in the descriptor (default: the signing key)."
+                ),
                 OptionHelp(names: "--dry-run", help: "Print the descriptor that would be written; create nothing."),
                 OptionHelp(names: "--json", help: "Print {ledger, commit} as JSON."),
             ])
@@ -46,6 +54,8 @@ extension OnymLedger {
         let path: String
         let descriptor: LedgerDescriptor
         let key: any CommitSigner
+        let logKey: (any CommitSigner)?
+        let origin: String?
         let at: Instant
         let profile: EnforcementProfile?
         let json: Bool
@@ -57,6 +67,13 @@ extension OnymLedger {
                 throw .usage("--interface must be an onym:component:<id>")
             }
             key = try CommonOptions.signingKey(&arguments)
+            logKey = try CommonOptions.logKey(&arguments)
+            origin = try arguments.option("--origin")
+            if let origin, !LedgerDescriptor.isUsableOrigin(origin) {
+                throw .usage(
+                    "--origin is the log's name: no spaces or '+', not starting with SSHSIG, such as "
+                        + "ledger.example.com/onym; got '\(origin)'")
+            }
             at = try CommonOptions.batchTime(&arguments)
             let ledgerId = try arguments.option("--ledger-id") ?? interface
             let teamId = try arguments.option("--team-id")
@@ -161,7 +178,8 @@ extension OnymLedger {
             let commit: ObjectID
             do {
                 commit = try Ledger.initialize(
-                    path: path, descriptor: descriptor, signingKey: key, at: at, profile: profile)
+                    path: path, descriptor: descriptor, signingKey: key, at: at, profile: profile, logKey: logKey,
+                    origin: origin)
             } catch {
                 throw CLIError(error)
             }

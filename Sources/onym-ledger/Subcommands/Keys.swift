@@ -32,7 +32,9 @@ extension OnymLedger {
 
         enum Action {
             case list(json: Bool)
-            case rotate(key: any CommitSigner, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey], at: Instant)
+            case rotate(
+                key: any CommitSigner, logKey: (any CommitSigner)?, add: [Ed25519.PublicKey],
+                remove: [Ed25519.PublicKey], at: Instant)
         }
 
         let ledger: String
@@ -52,6 +54,7 @@ extension OnymLedger {
                 action = .list(json: false)
             } else {
                 let key = try CommonOptions.signingKey(&arguments)
+                let logKey = try CommonOptions.logKey(&arguments)
                 let at = try CommonOptions.batchTime(&arguments)
                 var add: [Ed25519.PublicKey] = []
                 for text in try arguments.options("--add") {
@@ -64,7 +67,7 @@ extension OnymLedger {
                 rest = try arguments.positionals()
                 guard rest.first == "rotate" else { throw .usage("the keys actions are 'list' and 'rotate'") }
                 guard !add.isEmpty || !remove.isEmpty else { throw .usage("give --add or --remove") }
-                action = .rotate(key: key, add: add, remove: remove, at: at)
+                action = .rotate(key: key, logKey: logKey, add: add, remove: remove, at: at)
             }
             guard rest.count == 2 else { throw .usage("keys \(rest.first ?? "list") takes one LEDGER") }
             ledger = rest[1]
@@ -108,10 +111,10 @@ extension OnymLedger {
                     }
                 }
                 return .success
-            case .rotate(let key, let add, let remove, let at):
+            case .rotate(let key, let logKey, let add, let remove, let at):
                 do {
                     if let commit = try Ledger.rotateSigners(
-                        path: ledger, signingKey: key, add: add, remove: remove, at: at)
+                        path: ledger, signingKey: key, add: add, remove: remove, at: at, logKey: logKey)
                     {
                         Output.out("rotated signers at \(commit.short)")
                     } else {

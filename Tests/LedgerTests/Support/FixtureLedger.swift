@@ -75,7 +75,8 @@ struct FixtureLedger {
                 at: at("2026-08-01T00:00:00Z"), profile: try EnforcementProfile(json: FixtureProfile.appleDeviceCheck)))
         func append(_ items: [BatchItem], _ time: String, _ key: Ed25519.PrivateKey) throws {
             commits.append(
-                try requireCommit(try Ledger.append(path: path, items: items, signingKey: key, at: at(time))))
+                try requireCommit(
+                    try Ledger.append(path: path, items: items, signingKey: key, at: at(time), logKey: signer1)))
         }
         let manifest = authority.manifest()
         try append(
@@ -113,7 +114,7 @@ struct FixtureLedger {
         commits.append(
             try Ledger.rotateSigners(
                 path: path, signingKey: signer2, add: [], remove: [signer1.publicKey],
-                at: at("2026-08-12T00:00:00Z"))!)
+                at: at("2026-08-12T00:00:00Z"), logKey: signer1)!)
         try append(
             [
                 writes([

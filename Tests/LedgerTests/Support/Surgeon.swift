@@ -3,6 +3,7 @@ import LedgerTestSupport
 
 @testable import LedgerFormat
 import LedgerStore
+@testable import LedgerVerifier
 @testable import LedgerWriter
 
 /// Rewrites a ledger's git history the way an attacker (or a buggy writer) could: raw commits with
@@ -23,6 +24,13 @@ final class Surgeon {
     }
 
     let repository: Repository
+    /// Whether ``append`` and ``rewrite`` give each new commit the checkpoint its log needs (signed by
+    /// ``logKey``), so only the rule under test fails; attacks on the checkpoint turn it off or replace it.
+    var maintainsCheckpoint = true
+    /// The key the fixture's descriptor declares for the log.
+    var logKey = FixtureLedger.signer1
+    /// Makes the checkpoint file from the log after the commit (default: the right one, signed).
+    var checkpointMaker: ((CompactRange, NoteKey) -> [UInt8])?
     /// The original commits, oldest first.
     let commits: [ObjectID]
     let keysByFingerprint: [String: Ed25519.PrivateKey]
@@ -90,6 +98,29 @@ final class Surgeon {
         return try! repository.writeRawCommit(Array(signed.utf8))
     }
 
+    /// `tree` with the checkpoint of the log after a commit of it on `parent` (``maintainsCheckpoint``).
+    func withCheckpoint(_ tree: ObjectID, parent: ObjectID?) -> ObjectID {
+        guard maintainsCheckpoint else { return tree }
+        var log = parent.map { try! ReplayState.transparencyLog(at: $0, repository: repository) } ?? CompactRange()
+        let parentTree = parent.map { info($0).tree }
+        var files: [(path: String, sha256: ContentAddress)] = []
+        for change in try! repository.diffTrees(old: parentTree, new: tree) {
+            guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
+                LedgerLayout.classify(change.path) != nil
+            else { continue }
+            files.append((change.path, SHA256.hash(try! repository.readBlob(entry.id))))
+        }
+        for entry in LedgerLog.entries(of: files) { log.append(Merkle.leafHash(entry)) }
+        guard let descriptorEntry = try? repository.entry(at: LedgerLayout.descriptorPath, inTree: tree),
+            let descriptorBytes = try? repository.readBlob(descriptorEntry.id),
+            let key = (try? LedgerDescriptor(json: CanonicalJSON.parse(descriptorBytes)))?.log
+        else { return tree }
+        let bytes =
+            checkpointMaker?(log, key) ?? Array(try! LedgerLog.checkpoint(log, key: key, signer: logKey).formatted.utf8)
+        return try! repository.rawUpdatedTree(
+            base: tree, edits: [.upsert(path: LedgerLayout.checkpointPath, id: blob(bytes), mode: 0o100644)])
+    }
+
     /// A new commit on top of the tip with `edits`; by default it restates the tip's message trailers.
     @discardableResult
     func append(
@@ -97,7 +128,7 @@ final class Surgeon {
         extraHeaders: [String] = [], extraParents: [ObjectID] = []
     ) -> ObjectID {
         let tipInfo = info(tip)
-        let tree = try! repository.rawUpdatedTree(base: tipInfo.tree, edits: edits)
+        let tree = withCheckpoint(try! repository.rawUpdatedTree(base: tipInfo.tree, edits: edits), parent: tip)
         let trailers = LedgerTrailers(message: tipInfo.message)!
         let id = commit(
             tree: tree, parents: [tip] + extraParents, time: time ?? tipInfo.time + 60,
@@ -118,7 +149,8 @@ final class Surgeon {
         var parent: ObjectID? = start > 0 ? commits[start - 1] : nil
         for index in start..<commits.count {
             let original = info(commits[index])
-            let tree = try! repository.rawUpdatedTree(base: original.tree, edits: edits(index))
+            let tree = withCheckpoint(
+                try! repository.rawUpdatedTree(base: original.tree, edits: edits(index)), parent: parent)
             let id = commit(
                 tree: tree, parents: parent.map { [$0] } ?? [], time: original.time,
                 message: message(index, original.message),

@@ -92,7 +92,7 @@ enum TamperCorpus {
     }
 
     static let attacks: [Attack] =
-        history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks
+        history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
         + revocationAttacks + writeLog + limits
 
     // MARK: - Git objects only canonical, work bounded (issue 12)
@@ -789,6 +789,69 @@ enum TamperCorpus {
     ]
 
     // MARK: - Limits
+
+    // MARK: - Checkpoints (issue 15)
+
+    /// A valid new mandate added by a fresh commit whose checkpoint `maker` writes (nil: none is written).
+    static func addWithCheckpoint(_ s: Surgeon, _ maker: ((CompactRange, NoteKey) -> [UInt8])?) {
+        if let maker { s.checkpointMaker = maker } else { s.maintainsCheckpoint = false }
+        addMandate(s, "enrollment:device-30") { newRecordPath(Mandate.self, $0) }
+    }
+
+    static func note(_ head: TreeHead, _ key: NoteKey, signedBy signer: Ed25519.PrivateKey, as name: String? = nil)
+        -> [UInt8]
+    {
+        let verifier = NoteKey(name: name ?? key.name, type: NoteKey.ed25519, publicKey: signer.publicKey)!
+        let signature = SignedNote.Signature(
+            name: verifier.name, keyID: verifier.keyID, payload: signer.signature(for: Array(head.text.utf8)))
+        return Array(SignedNote(text: head.text, signatures: [signature]).formatted.utf8)
+    }
+
+    static let checkpoints: [Attack] = [
+        Attack(name: "a checkpoint whose root is not the root of the ledger's leaves", policy: "CheckpointPolicy") {
+            s in
+            addWithCheckpoint(s) { log, key in
+                note(
+                    TreeHead(origin: key.name, size: log.size, root: Merkle.emptyRoot), key,
+                    signedBy: FixtureLedger.signer1)
+            }
+        },
+        Attack(name: "a checkpoint that leaves out the commit's own leaves", policy: "CheckpointPolicy") { s in
+            let before = try! ReplayState.transparencyLog(at: s.tip, repository: s.repository)
+            addWithCheckpoint(s) { _, key in
+                note(
+                    TreeHead(origin: key.name, size: before.size, root: before.root), key,
+                    signedBy: FixtureLedger.signer1)
+            }
+        },
+        Attack(name: "a checkpoint signed by a key the descriptor does not declare", policy: "CheckpointPolicy") { s in
+            addWithCheckpoint(s) { log, key in
+                note(TreeHead(origin: key.name, size: log.size, root: log.root), key, signedBy: stranger)
+            }
+        },
+        Attack(name: "a checkpoint whose log signature does not verify", policy: "CheckpointPolicy") { s in
+            addWithCheckpoint(s) { log, key in
+                var bytes = note(
+                    TreeHead(origin: key.name, size: log.size, root: log.root), key, signedBy: FixtureLedger.signer1)
+                let text = String(decoding: bytes, as: UTF8.self)
+                let signature = text.split(separator: " ").last!.dropLast()
+                var raw = Base64.decode(String(signature))!
+                raw[10] ^= 1
+                bytes = Array(text.replacingOccurrences(of: String(signature), with: Base64.encode(raw)).utf8)
+                return bytes
+            }
+        },
+        Attack(name: "a checkpoint under another origin", policy: "CheckpointPolicy") { s in
+            addWithCheckpoint(s) { log, key in
+                note(
+                    TreeHead(origin: "other.example/log", size: log.size, root: log.root), key,
+                    signedBy: FixtureLedger.signer1, as: "other.example/log")
+            }
+        },
+        Attack(name: "a commit that adds records but not its checkpoint", policy: "CheckpointPolicy") { s in
+            addWithCheckpoint(s, nil)
+        },
+    ]
 
     static let limits: [Attack] = [
         Attack(name: "oversized record", policy: "RecordLimitsPolicy") { s in

@@ -1,0 +1,29 @@
+/// The ledger as a transparency log (issue 15, docs/FORMAT.md "Transparency"): every file a commit adds
+/// or changes is one leaf, in commit order and, within a commit, in the bytewise order of the paths; each
+/// commit carries the C2SP checkpoint of the log after it, signed by the log key the descriptor declares.
+public enum LedgerLog {
+    /// A leaf's entry: the canonical JSON `{"path":…,"sha256":…}` — the file's path and the SHA-256 of its
+    /// exact bytes (a statement, not the file: records reach 256 KiB and a tile entry at most 65 535 bytes,
+    /// and the path says which batch published it).
+    public static func entry(path: String, sha256: ContentAddress) -> [UInt8] {
+        CanonicalJSON.encode(JSONObject([("path", .string(path)), ("sha256", .string(sha256.hex))]))
+    }
+
+    /// The entries a commit adds to the log: one per file it adds or changes except the checkpoint, in
+    /// the bytewise order of the paths.
+    public static func entries(of files: [(path: String, sha256: ContentAddress)]) -> [[UInt8]] {
+        files.filter { $0.path != LedgerLayout.checkpointPath }
+            .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+            .map { entry(path: $0.path, sha256: $0.sha256) }
+    }
+
+    /// The checkpoint note of the log `range` describes, signed by `signer` under the log key `key`.
+    public static func checkpoint(_ range: CompactRange, key: NoteKey, signer: any CommitSigner) throws(SigningError)
+        -> SignedNote
+    {
+        let head = TreeHead(origin: key.name, size: range.size, root: range.root)
+        let signature = try signer.ed25519Signature(over: Array(head.text.utf8))
+        return SignedNote(
+            text: head.text, signatures: [SignedNote.Signature(name: key.name, keyID: key.keyID, payload: signature)])
+    }
+}

@@ -73,6 +73,17 @@ public enum DurableFile {
     }
 
     /// A whole file's bytes, or nil when it cannot be opened.
+    /// Creates `path` and every missing folder above it (`mkdir -p`).
+    public static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(WriteError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, mode) != 0 && errno != EEXIST {
+                throw WriteError(path: current, operation: "create folder", errno: errno)
+            }
+        }
+    }
+
     public static func read(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }

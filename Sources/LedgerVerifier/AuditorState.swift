@@ -208,12 +208,10 @@ public struct AuditorState: Sendable {
     // MARK: - Files
 
     private func makeFolders(_ path: String) throws(StateError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw StateError(description: "\(current): cannot create the state folder (\(Self.errorText()))")
-            }
+        do {
+            try DurableFile.makeFolders(path, mode: 0o700)
+        } catch {
+            throw StateError(description: "cannot create the state folder: \(error.description)")
         }
     }
 

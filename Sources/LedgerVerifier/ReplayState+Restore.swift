@@ -162,15 +162,9 @@ extension ReplayState {
         var parentTree: ObjectID?
         for id in try repository.history(from: commit) {
             let tree = try repository.commit(id).tree
-            var files: [(path: String, sha256: ContentAddress)] = []
-            for change in try repository.diffTrees(old: parentTree, new: tree) {
-                guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
-                    LedgerLayout.classify(change.path) != nil
-                else { continue }
-                files.append(
-                    (change.path, SHA256.hash(try repository.readBlob(entry.id, limit: Limits.maxRecordBytes))))
+            for entry in LedgerLog.entries(of: try repository.loggedFiles(from: parentTree, to: tree)) {
+                range.append(Merkle.leafHash(entry))
             }
-            for entry in LedgerLog.entries(of: files) { range.append(Merkle.leafHash(entry)) }
             parentTree = tree
         }
         return range

@@ -15,7 +15,7 @@ public final class VerifiedHistory {
     private var writtenAt: [Instant: [String: DeviceBits]] = [:]
     public let bindings: Set<String>
     public let revocations: [DesignationRevocation.Effect]
-    private let repository: Repository
+    let repository: Repository
     /// Records at the verified tip, read once.
     private let records: RecordLookup
     /// Which batch stores each record, as the verification built it.

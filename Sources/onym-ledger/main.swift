@@ -5,7 +5,7 @@ import LedgerVerifier
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
         Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
-        Inspect.self,
+        Inspect.self, Publish.self, Prove.self, CheckProof.self,
         Keygen.self,
     ]
 
@@ -23,7 +23,7 @@ enum OnymLedger {
         """
 
     /// The tool's version and the ledger format version it reads and writes.
-    static let version = "onym-ledger 0.2.0 (ledger format 1)"
+    static let version = "onym-ledger 0.3.0 (ledger format 2)"
 
     static func main() -> Int32 {
         var raw = Array(CommandLine.arguments.dropFirst())

@@ -132,7 +132,7 @@ struct InspectAndKeygenCLITests {
     @Test func versionAndTopLevelHelpNameEveryExitCode() {
         let version = CLI.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("onym-ledger ") && version.stdout.contains("ledger format 1"))
+        #expect(version.stdout.hasPrefix("onym-ledger ") && version.stdout.contains("ledger format 2"))
         let help = CLI.run(["--help"])
         #expect(help.stdout.contains("2 verified with conduct findings"))
     }

@@ -160,6 +160,11 @@ struct TransparencyTests {
         }
         try proofs.write(toFile: dir + "/proofs.txt", atomically: true, encoding: .utf8)
         tamper?(dir)
+        return runGoChecker(dir, scratch: scratch)
+    }
+
+    /// Runs the x/mod checker (Tests/Interop/tlogcheck) on a publication folder.
+    static func runGoChecker(_ dir: String, scratch: borrowing ScratchDirectory) -> (status: Int32, output: String) {
         let result = runProcess(
             "go", ["run", "main.go", dir], cwd: URL(fileURLWithPath: goChecker),
             environment: [

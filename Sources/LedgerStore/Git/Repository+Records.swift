@@ -66,4 +66,21 @@ extension Repository {
         }
         return files
     }
+
+    /// The files a commit of `tree` on `parentTree` adds to the ledger's transparency log (`LedgerLog`):
+    /// every whitelisted file it adds or changes except the checkpoint, with the SHA-256 of its bytes. A file
+    /// over the record limit is left out, as the verifier, which refuses it unread, leaves it out.
+    public func loggedFiles(from parentTree: ObjectID?, to tree: ObjectID) throws(GitError)
+        -> [(path: String, sha256: ContentAddress)]
+    {
+        var files: [(path: String, sha256: ContentAddress)] = []
+        for change in try diffTrees(old: parentTree, new: tree) {
+            guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
+                LedgerLayout.classify(change.path) != nil, change.path != LedgerLayout.checkpointPath,
+                try blobSize(entry.id) <= Limits.maxRecordBytes
+            else { continue }
+            files.append((change.path, SHA256.hash(try readBlob(entry.id, limit: Limits.maxRecordBytes))))
+        }
+        return files
+    }
 }

@@ -34,6 +34,15 @@ enum Examples {
         "log": ["log ledger.git", "log ledger.git --json"],
         "show": ["show ledger.git log:151", "show ledger.git <verdictRef>", "show ledger.git <commit>"],
         "repack": ["repack ledger.git"],
+        "publish": ["publish ledger.git site/log", "publish ledger.git site/log --trust vendor-2026.pub --json"],
+        "prove": [
+            "prove ledger.git <verdictRef> > verdict.tlog-proof", "prove ledger.git log:151",
+            "prove ledger.git --consistency 1200",
+        ],
+        "check-proof": [
+            "check-proof verdict.tlog-proof --log-key onym-chat+1a2b3c4d+AS0… verdict.json",
+            "check-proof verdict.tlog-proof --log-key log.vkey --witness auditor.vkey --witness ngo.vkey --quorum 2 --max-age P1D",
+        ],
         "inspect": [
             "inspect mandate.json", "inspect verdict.json --key onym:key:… --json",
             "inspect verdict.json --mandate mandate.json --manifest manifest.json --at 2026-08-10T00:00:00Z",

@@ -103,13 +103,7 @@ final class Surgeon {
         guard maintainsCheckpoint else { return tree }
         var log = parent.map { try! ReplayState.transparencyLog(at: $0, repository: repository) } ?? CompactRange()
         let parentTree = parent.map { info($0).tree }
-        var files: [(path: String, sha256: ContentAddress)] = []
-        for change in try! repository.diffTrees(old: parentTree, new: tree) {
-            guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
-                LedgerLayout.classify(change.path) != nil
-            else { continue }
-            files.append((change.path, SHA256.hash(try! repository.readBlob(entry.id))))
-        }
+        let files = try! repository.loggedFiles(from: parentTree, to: tree)
         for entry in LedgerLog.entries(of: files) { log.append(Merkle.leafHash(entry)) }
         guard let descriptorEntry = try? repository.entry(at: LedgerLayout.descriptorPath, inTree: tree),
             let descriptorBytes = try? repository.readBlob(descriptorEntry.id),

@@ -1,0 +1,74 @@
+public import LedgerFormat
+public import LedgerStore
+
+/// A verified ledger's transparency log (docs/FORMAT.md "Transparency"): every leaf entry in log order,
+/// the file each one states, and every commit's checkpoint — what `publish` serves and `prove` proves from.
+/// Read from verified history only (``VerifiedHistory/transparencyLog()``).
+public struct LedgerLogView: Sendable {
+    public struct CommitCheckpoint: Sendable {
+        public let commit: ObjectID
+        /// Leaves after the commit.
+        public let size: Int
+        /// The commit's `checkpoint` file, verbatim.
+        public let note: String
+    }
+
+    public let key: NoteKey
+    public let entries: [[UInt8]]
+    public let paths: [String]
+    public let checkpoints: [CommitCheckpoint]
+    public let tiles: TileSet
+
+    public var size: Int { entries.count }
+    public var tip: CommitCheckpoint? { checkpoints.last }
+
+    /// The leaf index of the file at `path` (a record's, an entry's, the descriptor's).
+    public func index(ofPath path: String) -> Int? { paths.firstIndex(of: path) }
+
+    /// The checkpoint a commit carries, by commit id or by the log size after it.
+    public func checkpoint(commit: ObjectID) -> CommitCheckpoint? { checkpoints.first { $0.commit == commit } }
+    public func checkpoint(size: Int) -> CommitCheckpoint? { checkpoints.last { $0.size == size } }
+
+    /// The `c2sp.org/tlog-proof@v1` text proving leaf `index` in the tip's checkpoint: the leaf's entry as
+    /// its `extra` line, the index, the inclusion proof, a blank line and the checkpoint with its signatures.
+    public func inclusionProof(index: Int, cosignatures: [SignedNote.Signature] = []) -> String? {
+        guard let tip, index >= 0, index < size else { return nil }
+        let hashes = Merkle.inclusionProof(index: index, leaves: tiles.levels[0][...])
+        var note = (try? SignedNote(parsing: tip.note)) ?? SignedNote(text: "", signatures: [])
+        note.signatures += cosignatures
+        return TlogProof(extra: entries[index], index: index, hashes: hashes, checkpoint: note.formatted).text
+    }
+
+    /// The consistency proof from the log at `oldSize` to the tip, in tlog-witness's `add-checkpoint` body form:
+    /// `old <size>`, the proof hashes (base64), a blank line and the tip's checkpoint.
+    public func consistencyProof(oldSize: Int) -> String? {
+        guard let tip, oldSize >= 0, oldSize <= size else { return nil }
+        let hashes = Merkle.consistencyProof(oldSize: oldSize, leaves: tiles.levels[0][...])
+        return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + tip.note
+    }
+}
+
+extension VerifiedHistory {
+    /// The ledger's transparency log as of the verified tip: every commit's files re-read and hashed (the
+    /// verifier already checked that each commit's checkpoint is the root of these leaves).
+    public func transparencyLog() throws(GitError) -> LedgerLogView? {
+        guard let key = descriptor?.log else { return nil }
+        var entries: [[UInt8]] = []
+        var paths: [String] = []
+        var checkpoints: [LedgerLogView.CommitCheckpoint] = []
+        var parentTree: ObjectID?
+        for id in try repository.history(from: tip) {
+            let tree = try repository.commit(id).tree
+            let files = try repository.loggedFiles(from: parentTree, to: tree)
+            let sorted = files.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+            paths += sorted.map(\.path)
+            entries += LedgerLog.entries(of: sorted)
+            if let bytes = try repository.blob(at: LedgerLayout.checkpointPath, inCommit: id, limit: 1 << 16) {
+                checkpoints.append(.init(commit: id, size: entries.count, note: String(decoding: bytes, as: UTF8.self)))
+            }
+            parentTree = tree
+        }
+        return LedgerLogView(
+            key: key, entries: entries, paths: paths, checkpoints: checkpoints, tiles: TileSet(entries: entries))
+    }
+}

@@ -192,12 +192,13 @@ struct CommitLoader {
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: .success(.manifestSignature(bytes)))
-        case .checkpoint:
+        case .checkpoint, .cosignature:
             return LoadedFile(
                 path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
                     do throws(SignedNote.ParseError) {
-                        return .checkpoint(try SignedNote(parsing: String(decoding: bytes, as: UTF8.self)))
+                        let note = try SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
+                        return meaning == .checkpoint ? .checkpoint(note) : .cosignature(note)
                     } catch {
                         throw LedgerFormatError(.invalidValue, "not a C2SP signed note: \(error.description)")
                     }

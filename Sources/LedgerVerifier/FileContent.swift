@@ -7,6 +7,8 @@ public enum FileContent: Sendable {
     case manifestSignature([UInt8])
     /// The commit's checkpoint: a C2SP signed note (`LedgerLog`).
     case checkpoint(SignedNote)
+    /// A witness's cosigned checkpoint (`cosignatures/<key ID>`).
+    case cosignature(SignedNote)
     /// A record stored by content address (`StoredRecord`).
     case record(any StoredRecord)
     case entry(WriteLogEntry)

@@ -35,6 +35,8 @@ public struct ReplayState: Sendable {
     public var records = RecordIndex()
     /// The ledger's transparency log so far (its right edge): what the next checkpoint must state.
     public var log = CompactRange()
+    /// The body (origin, size, root) of the checkpoint in force: what a witness's cosignature must sign.
+    public var checkpointBody: String?
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -84,6 +86,8 @@ public struct ReplayState: Sendable {
                 if descriptor == nil { descriptor = value }
             case .success(.allowedSigners(let value)):
                 signers = value
+            case .success(.checkpoint(let note)):
+                checkpointBody = note.text
             case .success(.record(let mandate as Mandate)):
                 bindings.insert(mandate.deviceBinding)
                 identities.add(mandate)

@@ -30,6 +30,11 @@ public enum Verifier {
         /// Called after each commit with (done, total) (progress on a terminal).
         public var progress: (@Sendable (Int, Int) -> Void)?
         public var policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
+        /// Witnesses whose cosignatures of the tip's checkpoint are required (`--witness`), how many of
+        /// them (`--quorum`), and how old a cosignature may be (`--max-age`, seconds).
+        public var witnesses: [NoteKey] = []
+        public var quorum = 0
+        public var witnessMaxAge: Int64?
 
         public init(trustRoot: TrustRoot?, now: Instant) {
             self.trustRoot = trustRoot
@@ -144,6 +149,11 @@ public enum Verifier {
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
         summary.sharedBindings = state.identities.shared
         summary.transparencyLog = state.descriptor?.log.map { ($0, state.log.size, state.log.root) }
+        if !options.witnesses.isEmpty {
+            failures += Witness.quorumFindings(
+                repository: repository, tip: tip, checkpointBody: state.checkpointBody, witnesses: options.witnesses,
+                quorum: options.quorum, now: options.now.seconds, maxAge: options.witnessMaxAge)
+        }
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
             let checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)

@@ -11,6 +11,9 @@ public enum BatchImporter {
     public static func read(
         _ bytes: [UInt8], source: String, kind: InputKind? = nil, detachedSignature: [UInt8]? = nil
     ) throws(AppendError) -> BatchItem {
+        if kind == nil, let cosignatures = cosignatures(in: bytes) {
+            return item(source, .cosignatures(cosignatures))
+        }
         do {
             let (resolved, parsed) = try InputKind.recognize(bytes, as: kind)
             guard let object = parsed else {
@@ -32,6 +35,17 @@ public enum BatchImporter {
         } catch {
             throw AppendError(source: source, error)
         }
+    }
+
+    /// A cosigned checkpoint (what `cosign` prints): a signed note whose body is a checkpoint, split into one
+    /// note per cosignature/v1 line (72-byte payload); nil for anything else.
+    static func cosignatures(in bytes: [UInt8]) -> [SignedNote]? {
+        guard bytes.first != UInt8(ascii: "{"),
+            let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self)),
+            TreeHead(text: note.text) != nil
+        else { return nil }
+        let lines = note.signatures.filter { $0.payload.count == 72 }
+        return lines.isEmpty ? nil : lines.map { SignedNote(text: note.text, signatures: [$0]) }
     }
 
     private static func item(_ source: String, _ content: BatchItem.Content) -> BatchItem {

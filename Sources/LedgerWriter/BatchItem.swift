@@ -14,6 +14,8 @@ public struct BatchItem: Sendable {
         case chainedEntries([WriteLogEntry])
         /// Writes without chain fields, in order; the writer computes sequence and chain.
         case writeRequests([WriteRequest])
+        /// Witnesses' cosignatures of a checkpoint: one note per witness, each with its one cosignature line.
+        case cosignatures([SignedNote])
     }
 
     public let source: String

@@ -14,11 +14,14 @@ public struct BatchPlan: Sendable {
         public var revocationRecords = 0
         /// Records of any other stored kind.
         public var otherRecords = 0
+        /// Witnesses' cosigned checkpoints (`cosignatures/`).
+        public var cosignatures = 0
         /// Records that were already in the ledger (re-appends are no-ops).
         public var alreadyPresent = 0
 
         public var total: Int {
             profiles + manifests + mandates + verdicts + receipts + entries + revocationRecords + otherRecords
+                + cosignatures
         }
     }
 
@@ -52,6 +55,7 @@ public struct BatchPlan: Sendable {
         add(counts.entries, "write-log entry", "write-log entries")
         add(counts.revocationRecords, "revocation record", "revocation records")
         add(counts.otherRecords, "other record", "other records")
+        add(counts.cosignatures, "cosignature", "cosignatures")
         return "append: \(parts.joined(separator: ", "))\n\n\(trailers.text)"
     }
 }

@@ -95,6 +95,19 @@ struct BatchPlanner {
                 }
             }
         }
+        for item in items {
+            guard case .cosignatures(let notes) = item.content else { continue }
+            for note in notes {
+                let path = LedgerLayout.cosignaturePath(keyID: note.signatures[0].keyID)
+                let state = planner.state
+                if try planner.add(
+                    path, Array(note.formatted.utf8), item.source,
+                    published: { () throws(AppendError) in try state.file(path) })
+                {
+                    planner.plan.counts.cosignatures += 1
+                }
+            }
+        }
         let requests = items.flatMap { item -> [WriteRequest] in
             if case .writeRequests(let requests) = item.content { return requests }
             return []

@@ -42,6 +42,7 @@ public enum Ledger {
                             ("entries", .integer(Int64(counts.entries))),
                             ("revocationRecords", .integer(Int64(counts.revocationRecords))),
                             ("otherRecords", .integer(Int64(counts.otherRecords))),
+                            ("cosignatures", .integer(Int64(counts.cosignatures))),
                             ("alreadyPresent", .integer(Int64(counts.alreadyPresent))),
                         ]))
                 ),

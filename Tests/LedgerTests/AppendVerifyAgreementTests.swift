@@ -31,6 +31,7 @@ struct AppendVerifyAgreementTests {
         "GitObjectPolicy", "RepositoryPolicy", "CommitHeaderPolicy", "HistoryPolicy", "CommitSignaturePolicy",
         "TreeWhitelistPolicy", "DescriptorPolicy", "AppendOnlyPolicy", "ContentAddressPolicy", "CanonicalFormPolicy",
         "LogTrailerPolicy", "RecordLimitsPolicy", "BatchFolderPolicy", "CheckpointPolicy",
+        "CosignaturePolicy",
     ]
 
     /// Attacks under other policies that rewrite history rather than add to it, or that the writer's own

@@ -12,6 +12,13 @@ public enum LedgerLayout {
     public static let allowedSignersPath = "keys/allowed_signers"
     /// The signed checkpoint of the ledger's transparency log after the commit (``LedgerLog``).
     public static let checkpointPath = "checkpoint"
+    /// Witnesses' cosigned checkpoints: `cosignatures/<key ID, 8 lowercase hex digits>`, one per witness.
+    public static let cosignaturesFolder = "cosignatures"
+
+    public static func cosignaturePath(keyID: UInt32) -> String {
+        let hex = String(keyID, radix: 16)
+        return "\(cosignaturesFolder)/" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
     public static let branch = "refs/heads/main"
 
     public static let logFolder = "log"
@@ -70,6 +77,7 @@ public enum LedgerLayout {
         case descriptor
         case allowedSigners
         case checkpoint
+        case cosignature(UInt32)
         case record(any StoredRecord.Type, ContentAddress)
         case manifestSignature(ContentAddress)
         case logEntry(Int64)
@@ -80,6 +88,7 @@ public enum LedgerLayout {
             case (.record(let a, let x), .record(let b, let y)): a == b && x == y
             case (.manifestSignature(let x), .manifestSignature(let y)): x == y
             case (.logEntry(let x), .logEntry(let y)): x == y
+            case (.cosignature(let x), .cosignature(let y)): x == y
             default: false
             }
         }
@@ -99,6 +108,12 @@ public enum LedgerLayout {
         if path == descriptorPath { return (.descriptor, nil) }
         if path == allowedSignersPath { return (.allowedSigners, nil) }
         if path == checkpointPath { return (.checkpoint, nil) }
+        if path.hasPrefix(cosignaturesFolder + "/") {
+            let name = path.dropFirst(cosignaturesFolder.count + 1)
+            guard name.utf8.count == 8, let keyID = UInt32(name, radix: 16), cosignaturePath(keyID: keyID) == path
+            else { return nil }
+            return (.cosignature(keyID), nil)
+        }
         let parts = path.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
         if parts.count == 4, parts[0].elementsEqual(logFolder.utf8) {
             guard let sequence = number(parts[3].dropLast(5), digits: sequenceDigits), sequence >= 1,

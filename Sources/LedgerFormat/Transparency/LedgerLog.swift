@@ -9,10 +9,16 @@ public enum LedgerLog {
         CanonicalJSON.encode(JSONObject([("path", .string(path)), ("sha256", .string(sha256.hex))]))
     }
 
-    /// The entries a commit adds to the log: one per file it adds or changes except the checkpoint, in
+    /// Whether a file is a leaf of the log: every file but the checkpoint and the witnesses' cosignatures
+    /// (which are about the log, and cannot be in what they sign).
+    public static func isLogged(_ path: String) -> Bool {
+        path != LedgerLayout.checkpointPath && !path.hasPrefix(LedgerLayout.cosignaturesFolder + "/")
+    }
+
+    /// The entries a commit adds to the log: one per logged file it adds or changes (``isLogged(_:)``), in
     /// the bytewise order of the paths.
     public static func entries(of files: [(path: String, sha256: ContentAddress)]) -> [[UInt8]] {
-        files.filter { $0.path != LedgerLayout.checkpointPath }
+        files.filter { isLogged($0.path) }
             .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
             .map { entry(path: $0.path, sha256: $0.sha256) }
     }

@@ -38,12 +38,21 @@ public enum Cosignature {
     public static func sign(body: String, time: Int64, name: String, with key: Ed25519.PrivateKey)
         -> SignedNote.Signature?
     {
-        guard let verifier = NoteKey(name: name, type: NoteKey.cosignatureV1, publicKey: key.publicKey), time >= 0
-        else { return nil }
+        guard let verifier = NoteKey(name: name, type: NoteKey.cosignatureV1, publicKey: key.publicKey) else {
+            return nil
+        }
+        return try? sign(body: body, time: time, key: verifier, signer: key)
+    }
+
+    /// The cosignature line of `key` (type 0x04) over `body` at `time`, signed by `signer` (a key in memory
+    /// or one ssh-agent holds).
+    public static func sign(body: String, time: Int64, key: NoteKey, signer: any CommitSigner) throws(SigningError)
+        -> SignedNote.Signature
+    {
+        precondition(key.type == NoteKey.cosignatureV1 && time >= 0)
         let timestamp = (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) }
-        return SignedNote.Signature(
-            name: name, keyID: verifier.keyID,
-            payload: timestamp + key.signature(for: message(body: body, time: time)))
+        let signature = try signer.ed25519Signature(over: message(body: body, time: time))
+        return SignedNote.Signature(name: key.name, keyID: key.keyID, payload: timestamp + signature)
     }
 
     /// The time of a valid cosignature by `key` on `note`, nil when it has none.

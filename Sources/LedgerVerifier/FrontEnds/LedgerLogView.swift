@@ -18,6 +18,17 @@ public struct LedgerLogView: Sendable {
     public let paths: [String]
     public let checkpoints: [CommitCheckpoint]
     public let tiles: TileSet
+    /// The witnesses' cosignature lines the ledger stores for the tip's checkpoint (`cosignatures/`).
+    public var cosignatures: [SignedNote.Signature] = []
+
+    /// The tip's checkpoint note with the witnesses' cosignatures appended: what `publish` serves and
+    /// `prove` attaches.
+    public var cosignedTip: String? {
+        guard let tip else { return nil }
+        guard var note = try? SignedNote(parsing: tip.note) else { return tip.note }
+        note.signatures += cosignatures
+        return note.formatted
+    }
 
     public var size: Int { entries.count }
     public var tip: CommitCheckpoint? { checkpoints.last }
@@ -31,20 +42,18 @@ public struct LedgerLogView: Sendable {
 
     /// The `c2sp.org/tlog-proof@v1` text proving leaf `index` in the tip's checkpoint: the leaf's entry as
     /// its `extra` line, the index, the inclusion proof, a blank line and the checkpoint with its signatures.
-    public func inclusionProof(index: Int, cosignatures: [SignedNote.Signature] = []) -> String? {
-        guard let tip, index >= 0, index < size else { return nil }
+    public func inclusionProof(index: Int) -> String? {
+        guard let checkpoint = cosignedTip, index >= 0, index < size else { return nil }
         let hashes = Merkle.inclusionProof(index: index, leaves: tiles.levels[0][...])
-        var note = (try? SignedNote(parsing: tip.note)) ?? SignedNote(text: "", signatures: [])
-        note.signatures += cosignatures
-        return TlogProof(extra: entries[index], index: index, hashes: hashes, checkpoint: note.formatted).text
+        return TlogProof(extra: entries[index], index: index, hashes: hashes, checkpoint: checkpoint).text
     }
 
     /// The consistency proof from the log at `oldSize` to the tip, in tlog-witness's `add-checkpoint` body form:
     /// `old <size>`, the proof hashes (base64), a blank line and the tip's checkpoint.
     public func consistencyProof(oldSize: Int) -> String? {
-        guard let tip, oldSize >= 0, oldSize <= size else { return nil }
+        guard let checkpoint = cosignedTip, oldSize >= 0, oldSize <= size else { return nil }
         let hashes = Merkle.consistencyProof(oldSize: oldSize, leaves: tiles.levels[0][...])
-        return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + tip.note
+        return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + checkpoint
     }
 }
 
@@ -68,7 +77,19 @@ extension VerifiedHistory {
             }
             parentTree = tree
         }
-        return LedgerLogView(
+        var view = LedgerLogView(
             key: key, entries: entries, paths: paths, checkpoints: checkpoints, tiles: TileSet(entries: entries))
+        let body = checkpoints.last.flatMap { try? SignedNote(parsing: $0.note).text }
+        if let folder = try repository.entry(at: LedgerLayout.cosignaturesFolder, inCommit: tip), folder.kind == .tree {
+            for file in try repository.treeEntries(folder.id) where file.kind == .blob {
+                guard
+                    let note = try? SignedNote(
+                        parsing: String(decoding: try repository.readBlob(file.id, limit: 1 << 16), as: UTF8.self)),
+                    note.text == body
+                else { continue }
+                view.cosignatures += note.signatures
+            }
+        }
+        return view
     }
 }

@@ -66,7 +66,7 @@ public enum LogPublisher {
                 try DurableFile.write(bytes, to: full, durable: false)
                 written += 1
             }
-            try DurableFile.write(Array(tip.note.utf8), to: checkpointPath)
+            try DurableFile.write(Array((log.cosignedTip ?? tip.note).utf8), to: checkpointPath)
             written += 1
         } catch let error as Failure {
             throw error

@@ -2,8 +2,9 @@ import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3, §6.1: nothing is ever modified or deleted, and nothing is published twice. The files a
-/// commit may replace are `keys/allowed_signers` (a rotation) and `checkpoint` (every commit's, judged by
-/// the CheckpointPolicy); `ledger.json` is the DescriptorPolicy's. A
+/// commit may replace are `keys/allowed_signers` (a rotation), `checkpoint` (every commit's, judged by the
+/// CheckpointPolicy) and a witness's `cosignatures/<key ID>` (its latest, judged by the CosignaturePolicy);
+/// `ledger.json` is the DescriptorPolicy's. A
 /// record (or a manifest's signature) is stored once: a second copy under the same kind and content
 /// address in a later batch — another receipt for a verdict, a mandate with other signatures — is a
 /// republication (format version 2 names records by batch, so git alone would not see it).
@@ -26,7 +27,7 @@ public struct AppendOnlyPolicy: LedgerPolicy {
                     "published again: batch \(batch) already holds it (\(earlier))")
             case .modified:
                 if change.objectKind == .blob
-                    && (change.path == LedgerLayout.allowedSignersPath || change.path == LedgerLayout.checkpointPath)
+                    && (change.path == LedgerLayout.allowedSignersPath || !LedgerLog.isLogged(change.path))
                 {
                     return nil
                 }

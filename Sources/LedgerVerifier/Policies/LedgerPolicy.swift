@@ -52,6 +52,7 @@ public enum StandardLedgerPolicy {
         ChainLinkPolicy(),
         LogTrailerPolicy(),
         CheckpointPolicy(),
+        CosignaturePolicy(),
         MandateScopePolicy(),
         AccountScopePolicy(),
         RevocationPolicy(),

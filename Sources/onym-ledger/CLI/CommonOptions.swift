@@ -45,7 +45,7 @@ enum CommonOptions {
         try signer(&arguments, option: "--log-key")
     }
 
-    private static func signer(_ arguments: inout Arguments, option name: String) throws(CLIError)
+    static func signer(_ arguments: inout Arguments, option name: String) throws(CLIError)
         -> (any CommitSigner)?
     {
         guard let path = try arguments.option(name) else { return nil }

@@ -39,6 +39,10 @@ enum Examples {
             "prove ledger.git <verdictRef> > verdict.tlog-proof", "prove ledger.git log:151",
             "prove ledger.git --consistency 1200",
         ],
+        "cosign": [
+            "cosign ledger.git --key auditor-witness --name auditor.example --trust vendor-2026.pub > cosigned.note",
+            "append ledger.git --signing-key vendor-2026 cosigned.note   # the vendor stores it",
+        ],
         "check-proof": [
             "check-proof verdict.tlog-proof --log-key onym-chat+1a2b3c4d+AS0… verdict.json",
             "check-proof verdict.tlog-proof --log-key log.vkey --witness auditor.vkey --witness ngo.vkey --quorum 2 --max-age P1D",

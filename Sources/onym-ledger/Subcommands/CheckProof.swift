@@ -38,27 +38,10 @@ extension OnymLedger {
         init(parsing arguments: inout Arguments) throws(CLIError) {
             guard let key = try arguments.option("--log-key") else { throw .usage("--log-key VKEY is required") }
             logKey = try TransparencyOptions.noteKey(key, option: "--log-key")
-            var witnesses: [NoteKey] = []
-            for text in try arguments.options("--witness") {
-                witnesses.append(try TransparencyOptions.noteKey(text, option: "--witness"))
-            }
-            self.witnesses = witnesses
-            if let text = try arguments.option("--quorum") {
-                guard let value = Int(text), value >= 0, value <= witnesses.count else {
-                    throw .usage("--quorum is a number from 0 to the number of --witness keys (\(witnesses.count))")
-                }
-                quorum = value
-            } else {
-                quorum = witnesses.count
-            }
-            if let text = try arguments.option("--max-age") {
-                guard let seconds = TransparencyOptions.seconds(text) else {
-                    throw .usage("--max-age is a duration P<n>D, PT<n>H, PT<n>M or PT<n>S, such as P1D; got '\(text)'")
-                }
-                maxAge = seconds
-            } else {
-                maxAge = nil
-            }
+            let witnessOptions = try WitnessOptions(parsing: &arguments)
+            witnesses = witnessOptions.keys
+            quorum = witnessOptions.quorum
+            maxAge = witnessOptions.maxAge
             json = arguments.flag("--json")
             let rest = try arguments.positionals()
             guard rest.count == 1 || rest.count == 2 else { throw .usage("check-proof takes PROOF [RECORD]") }

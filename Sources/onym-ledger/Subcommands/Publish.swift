@@ -62,6 +62,43 @@ extension OnymLedger {
     }
 }
 
+/// `--witness VKEY…`, `--quorum K`, `--max-age DURATION`: the witnesses whose cosignatures `verify` and
+/// `check-proof` require.
+struct WitnessOptions {
+    let keys: [NoteKey]
+    let quorum: Int
+    let maxAge: Int64?
+
+    init(parsing arguments: inout Arguments) throws(CLIError) {
+        var keys: [NoteKey] = []
+        for text in try arguments.options("--witness") {
+            let key = try TransparencyOptions.noteKey(text, option: "--witness")
+            guard key.type == NoteKey.cosignatureV1 else {
+                throw .usage(
+                    "--witness \(text): a witness key is a cosignature/v1 key (type 0x04), as 'cosign' prints it")
+            }
+            keys.append(key)
+        }
+        self.keys = keys
+        if let text = try arguments.option("--quorum") {
+            guard let value = Int(text), value >= 1, value <= keys.count else {
+                throw .usage("--quorum is a number from 1 to the number of --witness keys (\(keys.count))")
+            }
+            quorum = value
+        } else {
+            quorum = keys.count
+        }
+        if let text = try arguments.option("--max-age") {
+            guard let seconds = TransparencyOptions.seconds(text) else {
+                throw .usage("--max-age is a duration P<n>D, PT<n>H, PT<n>M or PT<n>S, such as P1D; got '\(text)'")
+            }
+            maxAge = seconds
+        } else {
+            maxAge = nil
+        }
+    }
+}
+
 /// The verified transparency log a `publish` or `prove` works from.
 enum TransparencyOptions {
     static func log(of ledger: String, audit: AuditOptions) throws(CLIError) -> LedgerLogView {

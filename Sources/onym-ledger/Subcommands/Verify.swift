@@ -41,6 +41,12 @@ extension OnymLedger {
                     help: "Acknowledge reported rewrites and accept a new --trust; recorded in the state's journal."),
                 OptionHelp(names: "--json", help: "Print the summary and every finding as one JSON document."),
                 OptionHelp(names: "--explain", help: "Print every policy decision as it is made (on stderr)."),
+                OptionHelp(
+                    names: "--witness VKEY",
+                    help: "Require this witness's cosignature/v1 of the tip's checkpoint (repeatable; key or file)."),
+                OptionHelp(
+                    names: "--quorum K", help: "How many of the --witness keys must have cosigned (default: all)."),
+                OptionHelp(names: "--max-age DURATION", help: "The oldest cosignature that counts (P1D, PT6H…)."),
             ])
 
         /// Findings of one policy printed before the rest are counted.
@@ -54,9 +60,11 @@ extension OnymLedger {
         let forget: Bool
         let json: Bool
         let explain: Bool
+        let witnesses: WitnessOptions
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             audit = try AuditOptions(parsing: &arguments)
+            witnesses = try WitnessOptions(parsing: &arguments)
             since = try arguments.option("--since")
             now = try CommonOptions.batchTime(&arguments)
             full = arguments.flag("--full")
@@ -73,6 +81,9 @@ extension OnymLedger {
             options.stateRoot = audit.stateRoot
             options.resume = !full
             options.forget = forget
+            options.witnesses = witnesses.keys
+            options.quorum = witnesses.quorum
+            options.witnessMaxAge = witnesses.maxAge
             if let since {
                 do {
                     options.since = try Repository.open(ledger).resolveCommit(since)

@@ -851,6 +851,21 @@ enum TamperCorpus {
         Attack(name: "a commit that adds records but not its checkpoint", policy: "CheckpointPolicy") { s in
             addWithCheckpoint(s, nil)
         },
+        Attack(name: "a cosignature of a checkpoint the ledger never had", policy: "CosignaturePolicy") { s in
+            let witness = NoteKey(name: "auditor.example", type: NoteKey.cosignatureV1, publicKey: stranger.publicKey)!
+            let body = TreeHead(origin: "fixture-ledger", size: 1, root: Merkle.emptyRoot).text
+            let line = Cosignature.sign(body: body, time: 1_786_000_000, name: witness.name, with: stranger)!
+            let note = SignedNote(text: body, signatures: [line])
+            add(s, [(LedgerLayout.cosignaturePath(keyID: witness.keyID), Array(note.formatted.utf8))])
+        },
+        Attack(name: "a cosignature stored under another witness's key ID", policy: "CosignaturePolicy") { s in
+            let witness = NoteKey(name: "auditor.example", type: NoteKey.cosignatureV1, publicKey: stranger.publicKey)!
+            let body = try! SignedNote(parsing: String(decoding: s.file(LedgerLayout.checkpointPath), as: UTF8.self))
+                .text
+            let line = Cosignature.sign(body: body, time: 1_786_000_000, name: witness.name, with: stranger)!
+            let note = SignedNote(text: body, signatures: [line])
+            add(s, [(LedgerLayout.cosignaturePath(keyID: witness.keyID ^ 1), Array(note.formatted.utf8))])
+        },
     ]
 
     static let limits: [Attack] = [

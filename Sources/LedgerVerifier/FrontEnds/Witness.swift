@@ -1,0 +1,124 @@
+public import LedgerFormat
+public import LedgerStore
+
+/// `cosign`: anyone — an auditor, an authority — acting as a C2SP witness for a ledger's log (issue 15).
+///
+/// The witness verifies the ledger, checks that the tip's checkpoint is consistent with the last checkpoint
+/// it cosigned for that log (an RFC 6962 consistency proof, as tlog-witness's add-checkpoint does), and
+/// only then adds its cosignature/v1 line. What it cosigned last is its own state — a file per log and
+/// witness key under the state folder, never in the ledger — so two witnesses who both cosign see a
+/// split view the moment the other branch reaches either of them.
+public enum Witness {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        /// The log shown now does not extend the one cosigned before: a split view or a rollback.
+        public let isInconsistent: Bool
+    }
+
+    public struct Cosigned: Sendable {
+        /// The tip's checkpoint with its log signature and this witness's cosignature line (what `append`
+        /// stores under `cosignatures/` and what travels with `publish` and `prove`).
+        public let note: SignedNote
+        public let key: NoteKey
+        public let previousSize: Int?
+    }
+
+    /// `<stateRoot>/witness/<SHA-256 of the origin>/<key ID>.json`: `{origin, size, root, time}`.
+    public static func statePath(stateRoot: String, origin: String, key: NoteKey) -> String {
+        let id = LedgerLayout.cosignaturePath(keyID: key.keyID).split(separator: "/").last!
+        return "\(stateRoot)/witness/\(SHA256.hash(Array(origin.utf8)).hex)/\(id).json"
+    }
+
+    public static func cosign(
+        _ log: LedgerLogView, name: String, signer: any CommitSigner, stateRoot: String, now: Int64
+    ) throws(Failure) -> Cosigned {
+        guard let tip = log.tip, let note = try? SignedNote(parsing: tip.note), let head = TreeHead(text: note.text)
+        else { throw Failure(description: "the ledger has no checkpoint to cosign", isInconsistent: false) }
+        guard let key = NoteKey(name: name, type: NoteKey.cosignatureV1, publicKey: signer.publicKey) else {
+            throw Failure(description: "\(name) is not a witness name (no spaces or '+')", isInconsistent: false)
+        }
+        let path = statePath(stateRoot: stateRoot, origin: head.origin, key: key)
+        var previousSize: Int?
+        if let bytes = DurableFile.read(path) {
+            guard let object = try? CanonicalJSON.parse(bytes), case .integer(let size)? = object["size"],
+                case .string(let rootText)? = object["root"], let raw = Base64.decode(rootText), raw.count == 32
+            else { throw Failure(description: "\(path): unreadable witness state", isInconsistent: false) }
+            let oldRoot = ContentAddress(bytes: raw)
+            let proof = Merkle.consistencyProof(oldSize: min(Int(size), log.size), leaves: log.tiles.levels[0][...])
+            guard Int(size) <= head.size,
+                Merkle.verifyConsistency(
+                    oldSize: Int(size), newSize: head.size, oldRoot: oldRoot, newRoot: head.root, proof: proof)
+            else {
+                throw Failure(
+                    description: """
+                        split view: this witness cosigned \(head.origin) at size \(size) with root \(rootText), and \
+                        the log shown now (size \(head.size), root \(Base64.encode(head.root.bytes))) does not extend \
+                        it; not cosigned (state: \(path))
+                        """, isInconsistent: true)
+            }
+            previousSize = Int(size)
+        }
+        let line: SignedNote.Signature
+        do {
+            line = try Cosignature.sign(body: note.text, time: now, key: key, signer: signer)
+        } catch {
+            throw Failure(description: "signing the cosignature: \(error.description)", isInconsistent: false)
+        }
+        // Remembered before the cosignature is handed out: a witness never signs two inconsistent heads.
+        let state = JSONObject([
+            ("origin", .string(head.origin)), ("size", .integer(Int64(head.size))),
+            ("root", .string(Base64.encode(head.root.bytes))), ("time", .integer(now)),
+        ])
+        do {
+            try DurableFile.makeFolders(String(path[..<path.lastIndex(of: "/")!]), mode: 0o700)
+            try DurableFile.write(CanonicalJSON.encode(state), to: path, mode: 0o600)
+        } catch {
+            throw Failure(description: "\(error)", isInconsistent: false)
+        }
+        var cosigned = note
+        cosigned.signatures = note.signatures.filter { $0.keyID != key.keyID || $0.name != key.name } + [line]
+        return Cosigned(note: cosigned, key: key, previousSize: previousSize)
+    }
+
+    /// Whether at least `quorum` of `witnesses` cosigned the checkpoint in force at the tip (the
+    /// `cosignatures/` files the ledger stores), each no older than `maxAge`; the findings say who is
+    /// missing and why.
+    static func quorumFindings(
+        repository: Repository, tip: ObjectID, checkpointBody: String?, witnesses: [NoteKey], quorum: Int,
+        now: Int64, maxAge: Int64?
+    ) -> [PolicyFailure] {
+        var valid: [String] = []
+        var missing: [String] = []
+        for witness in witnesses {
+            let path = LedgerLayout.cosignaturePath(keyID: witness.keyID)
+            guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: 1 << 16),
+                let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
+            else {
+                missing.append("\(witness.name): no cosignature in the ledger (\(path))")
+                continue
+            }
+            guard note.text == checkpointBody else {
+                let size = TreeHead(text: note.text)?.size.description ?? "?"
+                missing.append("\(witness.name): cosigned an older checkpoint (size \(size)), not the tip's")
+                continue
+            }
+            guard let time = Cosignature.verifiedTime(of: note, by: witness) else {
+                missing.append("\(witness.name): the cosignature does not verify under its key")
+                continue
+            }
+            if let maxAge, time < now - maxAge {
+                missing.append("\(witness.name): cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s")
+                continue
+            }
+            valid.append(witness.name)
+        }
+        guard valid.count < quorum else { return [] }
+        return [
+            PolicyFailure(
+                policy: "WitnessQuorum", commit: tip,
+                reason: "\(valid.count) of the \(quorum) witness cosignatures required on the tip's checkpoint"
+                    + (valid.isEmpty ? "" : " (valid: \(valid.joined(separator: ", ")))") + "; "
+                    + missing.joined(separator: "; "))
+        ]
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+
+/// Issue 15, witnesses: `cosign` cosigns only a checkpoint consistent with the last one it cosigned (two
+/// witnesses see a split view as soon as the other branch reaches either), the vendor stores cosignatures
+/// with `append`, `verify --witness --quorum --max-age` requires them on the tip's checkpoint and says what is
+/// missing, and they travel with `publish` and `prove` into `check-proof`.
+@Suite("Transparency: witnesses")
+struct WitnessTests {
+    struct WitnessParty {
+        let key: String
+        let name: String
+        let state: String
+        var vkey = ""
+
+        /// Cosigns `ledger`, returning (status, the cosigned note file, stderr).
+        mutating func cosign(_ ledger: String, trust: String, scenario: LedgerScenario) -> (
+            status: Int32, note: String, stderr: String
+        ) {
+            let out = scenario.scratch.path("\(name)-\(UUID().uuidString).note")
+            let result = CLI.run([
+                "cosign", ledger, "--key", key, "--name", name, "--trust", trust, "--state", state, "--out", out,
+                "--json",
+            ])
+            if result.status == 0, let object = try? CanonicalJSON.parse(Array(result.stdout.utf8)),
+                let key = object["key"]?.stringValue
+            {
+                vkey = key
+            }
+            return (result.status, out, result.stderr + result.stdout)
+        }
+    }
+
+    static func witness(_ name: String, seed: String, _ scenario: LedgerScenario) -> WitnessParty {
+        let key = scenario.scratch.path(name + ".key")
+        #expect(CLI.run(["keygen", "--out", key, "--seed", String(repeating: seed, count: 32)]).status == 0)
+        return WitnessParty(key: key, name: name, state: scenario.scratch.path(name + "-state"))
+    }
+
+    /// The scenario's ledger with a mandate, and its trust file.
+    static func ledger() -> LedgerScenario {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        return scenario
+    }
+
+    static func trust(_ scenario: LedgerScenario) -> String { scenario.signer + ".pub" }
+
+    /// The wall clock: witnesses cosign now, so the commit storing a cosignature is made now or later.
+    static var now: String { Instant(seconds: Int64(Date().timeIntervalSince1970)).rfc3339 }
+
+    @Test func twoWitnessesCosignAndVerifyRequiresThem() throws {
+        let scenario = Self.ledger()
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        var ngo = Self.witness("ngo.example", seed: "22", scenario)
+        let first = auditor.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = ngo.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
+        #expect(second.status == 0, "\(second.stderr)")
+        // Before the vendor stores them, verify --witness says exactly what is missing.
+        let required = ["--witness", auditor.vkey, "--witness", ngo.vkey, "--trust", Self.trust(scenario)]
+        let missing = CLI.run(["verify", scenario.ledger] + required)
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("0 of the 2 witness cosignatures required"))
+        #expect(missing.stdout.contains("auditor.example: no cosignature in the ledger"))
+        // The vendor stores both; the log does not change, so they cover the tip.
+        let stored = CLI.run([
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now, first.note,
+            second.note, "--json",
+        ])
+        #expect(stored.status == 0, "\(stored.stdout) \(stored.stderr)")
+        #expect(stored.stdout.contains(#""cosignatures":2"#))
+        let verified = CLI.run(["verify", scenario.ledger, "--json"] + required)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        // One witness of two is enough with --quorum 1; a stale cosignature does not count.
+        #expect(CLI.run(["verify", scenario.ledger, "--quorum", "1"] + required).status == 0)
+        let stale = CLI.run(
+            ["verify", scenario.ledger, "--max-age", "P1D", "--at", "2027-06-01T00:00:00Z"] + required)
+        #expect(stale.status == 1)
+        #expect(stale.stdout.contains("older than 86400 s"))
+        // An unknown witness key finds no cosignature.
+        var stranger = Self.witness("stranger.example", seed: "23", scenario)
+        _ = stranger.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
+        let unknown = CLI.run(
+            ["verify", scenario.ledger, "--witness", stranger.vkey, "--trust", Self.trust(scenario)])
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.contains("stranger.example: no cosignature in the ledger"))
+        // After a new batch the stored cosignatures cover an older checkpoint: not the tip's.
+        scenario.append([scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: Self.now)
+        let behind = CLI.run(["verify", scenario.ledger] + required)
+        #expect(behind.status == 1)
+        #expect(behind.stdout.contains("cosigned an older checkpoint"))
+    }
+
+    @Test func aSplitViewIsSeenTheMomentTheOtherBranchReachesAWitness() throws {
+        let scenario = Self.ledger()
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        // Two branches of the same signed history: the vendor shows each to someone else.
+        let branchA = scenario.scratch.path("a.git")
+        let branchB = scenario.scratch.path("b.git")
+        #expect(runProcess("cp", ["-a", scenario.ledger, branchA]).status == 0)
+        #expect(runProcess("cp", ["-a", scenario.ledger, branchB]).status == 0)
+        for (branch, binding) in [(branchA, "enrollment:device-a"), (branchB, "enrollment:device-b")] {
+            let result = CLI.run([
+                "append", branch, "--signing-key", scenario.signer, "--at", "2026-08-10T00:00:00Z",
+                scenario.file(scenario.mandate(binding: binding)),
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(auditor.cosign(branchA, trust: Self.trust(scenario), scenario: scenario).status == 0)
+        // Shown the other branch, the witness refuses twice over: its verifier remembers the tip it verified
+        // (history rewritten), and its witness state the checkpoint it cosigned (a split view).
+        let rewritten = auditor.cosign(branchB, trust: Self.trust(scenario), scenario: scenario)
+        #expect(rewritten.status == 1)
+        #expect(rewritten.stderr.contains("history was rewritten"))
+        // Even with its verifier's memory of the ledger gone, the witness state alone sees the split view.
+        try FileManager.default.removeItem(atPath: auditor.state + "/ledgers")
+        let split = auditor.cosign(branchB, trust: Self.trust(scenario), scenario: scenario)
+        #expect(split.status == 1)
+        #expect(split.stderr.contains("split view"), "\(split.stderr)")
+        // A later checkpoint of the branch it cosigned is consistent: cosigned.
+        let later = CLI.run([
+            "append", branchA, "--signing-key", scenario.signer, "--at", "2026-08-11T00:00:00Z",
+            scenario.file(scenario.mandate(binding: "enrollment:device-c")),
+        ])
+        #expect(later.status == 0)
+        try FileManager.default.removeItem(atPath: auditor.state + "/ledgers")  // it just verified branch B
+        let extended = auditor.cosign(branchA, trust: Self.trust(scenario), scenario: scenario)
+        #expect(extended.status == 0, "\(extended.stderr)")
+    }
+
+    @Test func cosignaturesTravelWithProofs() throws {
+        let scenario = Self.ledger()
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        let cosigned = auditor.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
+        #expect(cosigned.status == 0)
+        #expect(
+            CLI.run([
+                "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now,
+                cosigned.note,
+            ]).status == 0)
+        let proved = CLI.run(["prove", scenario.ledger, "ledger.json", "--trust", Self.trust(scenario)])
+        #expect(proved.status == 0, "\(proved.stderr)")
+        let proofFile = scenario.scratch.path("descriptor.tlog-proof")
+        try proved.stdout.write(toFile: proofFile, atomically: true, encoding: .utf8)
+        let descriptor = try #require(scenario.show("ledger.json"))
+        let logKey = try #require(
+            try CanonicalJSON.parse(Array(descriptor.utf8))["log"]?.stringValue)
+        let checked = CLI.run([
+            "check-proof", proofFile, "--log-key", logKey, "--witness", auditor.vkey, "--quorum", "1",
+        ])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        #expect(checked.stdout.contains("cosigned by auditor.example"))
+        // The published checkpoint carries the cosignature too.
+        let site = scenario.scratch.path("site")
+        #expect(CLI.run(["publish", scenario.ledger, site, "--trust", Self.trust(scenario)]).status == 0)
+        #expect(try String(contentsOfFile: site + "/checkpoint", encoding: .utf8).contains("\u{2014} auditor.example "))
+    }
+}

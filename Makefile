@@ -8,7 +8,7 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
-  golang-go golang-golang-x-mod-dev
+  golang-go golang-golang-x-mod-dev python3-cryptography
 SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference

@@ -35,18 +35,24 @@ extension RecordIndex {
             let last = Int64(header[5]), last >= 0, last <= LedgerLayout.maxBatch, let count = Int(header[6]),
             count >= 0, bytes.count - newline - 1 == count * Self.entryBytes
         else { return nil }
-        self.init()
-        var offset = newline + 1
-        for _ in 0..<count {
-            let code = bytes[offset]
-            guard Int(code) < StoredRecords.kinds.count || code == Self.manifestSignatureCode else { return nil }
-            let address = ContentAddress(bytes: bytes[(offset + 1)..<(offset + 33)])
-            var batch: Int64 = 0
-            for byte in bytes[(offset + 33)..<(offset + 37)] { batch = batch << 8 | Int64(byte) }
-            guard batch >= 1, batch <= last else { return nil }
-            insert(Key(code: code, address: address), batch: batch)
-            offset += Self.entryBytes
+        self.init(minimumCapacity: count)
+        let valid = bytes.withUnsafeBytes { raw -> Bool in
+            var offset = newline + 1
+            for _ in 0..<count {
+                let code = raw[offset]
+                guard Int(code) < StoredRecords.kinds.count || code == Self.manifestSignatureCode else { return false }
+                func word(_ index: Int) -> UInt64 {
+                    UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 1 + 8 * index, as: UInt64.self))
+                }
+                let address = ContentAddress(words: (word(0), word(1), word(2), word(3)))
+                let batch = Int64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 33, as: UInt32.self)))
+                guard batch >= 1, batch <= last else { return false }
+                insert(Key(code: code, address: address), batch: batch)
+                offset += Self.entryBytes
+            }
+            return true
         }
+        guard valid else { return nil }
         noteBatch(last)
     }
 }

@@ -59,6 +59,13 @@ public struct RecordIndex: Sendable, Equatable {
 
     public init() {}
 
+    init(minimumCapacity: Int) {
+        batches = Dictionary(minimumCapacity: minimumCapacity)
+    }
+
+    /// Every key with its batch number, in no particular order (the file form).
+    var allEntries: Dictionary<Key, UInt32> { batches }
+
     public var count: Int { batches.count }
 
     /// The batch that stored `key`, nil when none did.

@@ -60,6 +60,16 @@ struct WitnessTests {
         #expect(first.status == 0, "\(first.stderr)")
         let second = ngo.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
         #expect(second.status == 0, "\(second.stderr)")
+        // A second implementation, written from the specs in Python, accepts the log's signature and the
+        // witness's cosignature/v1 line, and refuses the other witness's key for this note.
+        let descriptorText = try #require(scenario.show("ledger.json"))
+        let logKey = try #require(try CanonicalJSON.parse(Array(descriptorText.utf8))["log"]?.stringValue)
+        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Interop/cosigcheck.py").path
+        let independent = runProcess("python3", [checker, first.note, logKey, auditor.vkey])
+        #expect(independent.status == 0, "\(independent.stdout) \(independent.stderr)")
+        #expect(independent.stdout.contains("ok auditor.example cosignature/v1 "))
+        #expect(runProcess("python3", [checker, first.note, ngo.vkey]).status == 1)
         // Before the vendor stores them, verify --witness says exactly what is missing.
         let required = ["--witness", auditor.vkey, "--witness", ngo.vkey, "--trust", Self.trust(scenario)]
         let missing = CLI.run(["verify", scenario.ledger] + required)

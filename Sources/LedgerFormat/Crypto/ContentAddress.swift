@@ -23,6 +23,14 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
         self.init(bytes: bytes)
     }
 
+    /// The address whose 32 bytes are these four big-endian words (a fast path for binary files).
+    public init(words: (UInt64, UInt64, UInt64, UInt64)) {
+        self.words = words
+    }
+
+    /// Its 32 bytes as four big-endian words.
+    public var bigEndianWords: (UInt64, UInt64, UInt64, UInt64) { words }
+
     /// Parses 64 lowercase hex digits given as UTF-8 bytes; nil for anything else.
     public init?(hexBytes text: some Collection<UInt8>) {
         guard text.count == 64 else { return nil }

@@ -168,5 +168,9 @@ struct WitnessTests {
         let site = scenario.scratch.path("site")
         #expect(CLI.run(["publish", scenario.ledger, site, "--trust", Self.trust(scenario)]).status == 0)
         #expect(try String(contentsOfFile: site + "/checkpoint", encoding: .utf8).contains("\u{2014} auditor.example "))
+        // A stock tlog client still reads the cosigned checkpoint: x/mod ignores the signature it does not know.
+        try logKey.write(toFile: site + "/vkey", atomically: true, encoding: .utf8)
+        let stock = TransparencyTests.runGoChecker(site, scratch: scenario.scratch)
+        #expect(stock.status == 0, "\(stock.output)")
     }
 }

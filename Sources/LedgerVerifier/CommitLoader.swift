@@ -233,7 +233,7 @@ struct CommitLoader {
 
     static func decodeInParallel(_ pending: [(String, LedgerLayout.PathMeaning, [UInt8])]) -> [LoadedFile] {
         parallelMap(pending) {
-            var file = decode($0.0, $0.1, $0.2)
+            let file = decode($0.0, $0.1, $0.2)
             file.sha256 = SHA256.hash($0.2)
             return file
         }
@@ -313,7 +313,6 @@ struct CommitLoader {
 
     static func checkSignaturesInParallel(_ files: inout [LoadedFile], descriptor: LedgerDescriptor?) {
         files = parallelMap(files) { file in
-            var file = file
             switch file.content {
             case .success(.record(let mandate as Mandate)):
                 file.checks.userSignature = mandate.userSignatureStatus

@@ -1,7 +1,12 @@
 public import LedgerFormat
 
 /// One added file, loaded and decoded.
-public struct LoadedFile: Sendable {
+///
+/// A class, not a struct: every policy walks every file of a commit, and copying a file's fields (path,
+/// bytes, the decoded record, the checks) cost a fifth of a full verify in retains and releases. It is
+/// filled in only by `CommitLoader` — decoding, then references and signatures — before the step reaches
+/// any policy, which only reads it; hence `@unchecked Sendable`.
+public final class LoadedFile: @unchecked Sendable {
     public let path: String
     public let meaning: LedgerLayout.PathMeaning
     /// The batch folder a record or manifest signature is stored in (nil for the root files and the log).
@@ -13,6 +18,17 @@ public struct LoadedFile: Sendable {
     public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
     public var checks = RecordChecks()
+
+    public init(
+        path: String, meaning: LedgerLayout.PathMeaning, bytes: [UInt8], isCanonical: Bool,
+        content: Result<FileContent, LedgerFormatError>
+    ) {
+        self.path = path
+        self.meaning = meaning
+        self.bytes = bytes
+        self.isCanonical = isCanonical
+        self.content = content
+    }
 }
 
 extension LoadedFile {

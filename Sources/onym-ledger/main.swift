@@ -5,7 +5,7 @@ import LedgerVerifier
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
         Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
-        Inspect.self, Publish.self, Prove.self, CheckProof.self, Cosign.self,
+        Inspect.self, Publish.self, Prove.self, CheckProof.self, Cosign.self, Textconv.self, GitSetup.self,
         Keygen.self,
     ]
 

@@ -43,6 +43,10 @@ enum Examples {
             "cosign ledger.git --key auditor-witness --name auditor.example --trust vendor-2026.pub > cosigned.note",
             "append ledger.git --signing-key vendor-2026 cosigned.note   # the vendor stores it",
         ],
+        "textconv": ["textconv batches/0000000/0000000002/mandates/0/0a7d….json"],
+        "git-setup": [
+            "git clone ledger.git ledger && onym-ledger git-setup ledger && git -C ledger log -p --show-signature"
+        ],
         "check-proof": [
             "check-proof verdict.tlog-proof --log-key onym-chat+1a2b3c4d+AS0… verdict.json",
             "check-proof verdict.tlog-proof --log-key log.vkey --witness auditor.vkey --witness ngo.vkey --quorum 2 --max-age P1D",

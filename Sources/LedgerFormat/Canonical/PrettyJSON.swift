@@ -1,7 +1,6 @@
-public import LedgerFormat
-
-/// Renders JSON with two-space indentation and a trailing newline — the way published manifests
-/// look — so fixtures exercise "exact bytes, not canonical form".
+/// Renders JSON with two-space indentation and a trailing newline — the way published manifests look,
+/// and how `textconv` shows a record to a reviewer — so fixtures exercise "exact bytes, not canonical form".
+/// (Rendering only: every stored file is canonical JSON, `CanonicalJSON`.)
 public enum PrettyJSON {
     public static func render(_ value: JSONValue) -> [UInt8] {
         var out = ""

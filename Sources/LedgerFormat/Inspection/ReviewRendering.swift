@@ -1,0 +1,48 @@
+/// How `textconv` shows a ledger file to a reviewer in `git diff` and `git log -p` (issue 16): canonical JSON
+/// is one line, so a record becomes a few `#` header lines — its kind, its content address, its times — and
+/// its fields, one per line, in canonical key order. Stable (the same bytes render the same text) and
+/// total: a file it cannot read is shown as it is.
+public enum ReviewRendering {
+    public static func render(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let note = try? SignedNote(parsing: text) {
+            var lines = ["# onym-ledger: signed note (C2SP)"]
+            if let head = TreeHead(text: note.text) {
+                lines.append(
+                    "# checkpoint of \(head.origin): \(head.size) leaves, root \(Base64.encode(head.root.bytes))")
+            }
+            lines += note.signatures.map { "# signed by \($0.name) (key ID \(String($0.keyID, radix: 16)))" }
+            return lines.joined(separator: "\n") + "\n" + text
+        }
+        if let signers = try? AllowedSigners(text: text), !signers.keys.isEmpty {
+            let header =
+                ["# onym-ledger: allowed commit signers"]
+                + signers.keys.map { "# \(OpenSSHKey.fingerprint($0))" }
+            return header.joined(separator: "\n") + "\n" + text
+        }
+        guard bytes.first == UInt8(ascii: "{"), let object = try? CanonicalJSON.parse(bytes) else { return text }
+        var header: [String] = []
+        if let descriptor = try? LedgerDescriptor(json: object) {
+            header.append("# onym-ledger: ledger descriptor \(descriptor.ledgerId)")
+        } else if let entry = try? WriteLogEntry(json: object) {
+            header.append(
+                "# onym-ledger: write-log entry \(entry.sequence), bits \(entry.caseOpen ? 1 : 0)\(entry.banned ? 1 : 0)"
+            )
+            header.append("# entryHash \(entry.entryHash)")
+        } else if let (kind, _) = try? InputKind.recognize(bytes) {
+            header.append("# onym-ledger: \(kind.rawValue)")
+            if let stored = kind.stored, let record = try? stored.init(storedBytes: bytes, json: object) {
+                header.append("# content address \(record.address.hex)")
+            }
+        } else {
+            header.append("# onym-ledger: JSON (no record kind recognized)")
+        }
+        for member in object.members {
+            if case .string(let value) = member.value, let instant = Instant.parse(value) {
+                header.append("# \(member.key): \(instant.rfc3339)")
+            }
+        }
+        return header.joined(separator: "\n") + "\n"
+            + String(decoding: PrettyJSON.render(.object(object)), as: UTF8.self)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LedgerFormat
+import LedgerStore
+
+extension OnymLedger {
+    /// `git-setup`: configures a clone of a ledger for reading with stock git (issue 16).
+    struct GitSetup: Command {
+        static let configuration = CommandConfiguration(
+            commandName: "git-setup",
+            abstract:
+                "Configure a clone so git log -p reads as a story and git log --show-signature marks commits good.",
+            usage: "git-setup CLONE",
+            discussion: """
+                Writes, in CLONE's git directory: info/attributes routing ledger files through 'onym-ledger
+                textconv' (diff=onym-ledger), the config diff.onym-ledger.textconv, and onym-ledger-allowed-signers —
+                every key any commit's keys/allowed_signers ever allowed — as gpg.ssh.allowedSignersFile, so
+                'git log --show-signature' checks every commit, old keys included. Changes nothing tracked.
+                Stock git checks each signature against that union; 'onym-ledger verify' checks which key was
+                allowed when.
+                """,
+            options: [])
+
+        let clone: String
+
+        init(parsing arguments: inout Arguments) throws(CLIError) {
+            let rest = try arguments.positionals()
+            guard rest.count == 1 else { throw .usage("git-setup takes one CLONE") }
+            clone = rest[0]
+        }
+
+        static let attributes = """
+            # onym-ledger: readable diffs of ledger files (onym-ledger git-setup)
+            *.json diff=onym-ledger
+            checkpoint diff=onym-ledger
+            cosignatures/* diff=onym-ledger
+            keys/allowed_signers diff=onym-ledger
+
+            """
+
+        func run() throws(CLIError) -> ExitCode {
+            let repository: Repository
+            let keys: [Ed25519.PublicKey]
+            do {
+                repository = try Repository.open(clone)
+                var seen: [Ed25519.PublicKey] = []
+                let tip = try repository.referenceTarget("HEAD") ?? repository.referenceTarget(LedgerLayout.branch)
+                for id in try tip.map({ (tip: ObjectID) throws(GitError) in try repository.history(from: tip) }) ?? [] {
+                    guard let bytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: id),
+                        let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+                    else { continue }
+                    for key in signers.keys where !seen.contains(key) { seen.append(key) }
+                }
+                keys = seen
+            } catch {
+                throw .data("\(clone): \(error)")
+            }
+            let gitDirectory =
+                repository.gitDirectory.hasSuffix("/") ? repository.gitDirectory : repository.gitDirectory + "/"
+            let signersPath = gitDirectory + "onym-ledger-allowed-signers"
+            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+            do {
+                try DurableFile.makeFolders(gitDirectory + "info")
+                try DurableFile.write(Array(Self.attributes.utf8), to: gitDirectory + "info/attributes")
+                try DurableFile.write(Array(AllowedSigners(keys: keys).text.utf8), to: signersPath)
+            } catch {
+                throw .data("\(error)")
+            }
+            for (key, value) in [
+                ("diff.onym-ledger.textconv", "'\(binary)' textconv"), ("diff.onym-ledger.cachetextconv", "true"),
+                ("gpg.format", "ssh"), ("gpg.ssh.allowedSignersFile", signersPath),
+            ] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["git", "--git-dir", repository.gitDirectory, "config", key, value]
+                do {
+                    try process.run()
+                    process.waitUntilExit()
+                } catch {
+                    throw .data("git config \(key): \(error.localizedDescription)")
+                }
+                guard process.terminationStatus == 0 else { throw .data("git config \(key) failed") }
+            }
+            Output.out(
+                "configured \(clone): readable diffs through \(binary) textconv; \(keys.count) signing keys in \(signersPath)"
+            )
+            return .success
+        }
+    }
+}

@@ -54,6 +54,24 @@ struct TransparencyLedgerTests {
             (["consistency", "300", Base64.encode(Merkle.root(tiles[..<300]).bytes)] + hashes).joined(separator: " "))
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: site + "/proofs.txt", atomically: true, encoding: .utf8)
+        // Between two checkpoints of the history: from size 100 to the checkpoint commit 150 carries.
+        let middle = try Repository.open(ledger).history(
+            from: try #require(
+                try Repository.open(ledger).referenceTarget(LedgerLayout.branch)))[150]
+        let between = CLI.run(["prove", ledger, "--consistency", "100", middle.hex, "--state", scratch.path("state")])
+        #expect(between.status == 0, "\(between.stderr)")
+        let parts = between.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let proofHashes = parts.dropFirst().prefix { !$0.isEmpty }.map {
+            ContentAddress(bytes: Base64.decode(String($0))!)
+        }
+        let note = try SignedNote(parsing: parts.dropFirst(proofHashes.count + 2).joined(separator: "\n"))
+        let newHead = try #require(TreeHead(text: note.text))
+        #expect(newHead.size < tiles.count)
+        #expect(
+            Merkle.verifyConsistency(
+                oldSize: 100, newSize: newHead.size, oldRoot: Merkle.root(tiles[..<100]), newRoot: newHead.root,
+                proof: proofHashes))
+        #expect(Merkle.root(tiles[..<newHead.size]) == newHead.root)
         let checked = TransparencyTests.runGoChecker(site, scratch: scratch)
         #expect(checked.status == 0, "\(checked.output)")
         #expect(checked.output.contains("ok tiles give the root for size"))

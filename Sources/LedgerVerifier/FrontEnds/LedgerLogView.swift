@@ -48,12 +48,15 @@ public struct LedgerLogView: Sendable {
         return TlogProof(extra: entries[index], index: index, hashes: hashes, checkpoint: checkpoint).text
     }
 
-    /// The consistency proof from the log at `oldSize` to the tip, in tlog-witness's `add-checkpoint` body form:
-    /// `old <size>`, the proof hashes (base64), a blank line and the tip's checkpoint.
-    public func consistencyProof(oldSize: Int) -> String? {
-        guard let checkpoint = cosignedTip, oldSize >= 0, oldSize <= size else { return nil }
-        let hashes = Merkle.consistencyProof(oldSize: oldSize, leaves: tiles.levels[0][...])
-        return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + checkpoint
+    /// The consistency proof from the log at `oldSize` to the checkpoint of size `newSize` (default: the tip), in
+    /// tlog-witness's `add-checkpoint` body form: `old <size>`, the proof hashes (base64), a blank line and the
+    /// newer checkpoint (the tip's with its cosignatures, or the one a commit carried at `newSize`).
+    public func consistencyProof(oldSize: Int, newSize: Int? = nil) -> String? {
+        let newSize = newSize ?? size
+        let note = newSize == size ? cosignedTip : checkpoint(size: newSize)?.note
+        guard let note, oldSize >= 0, oldSize <= newSize, newSize <= size else { return nil }
+        let hashes = Merkle.consistencyProof(oldSize: oldSize, leaves: tiles.levels[0][..<newSize])
+        return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + note
     }
 }
 

@@ -12,15 +12,16 @@ extension OnymLedger {
             abstract: "Print a C2SP tlog-proof that a record is in the ledger's log, or a consistency proof.",
             usage: """
                 prove LEDGER RECORD [--trust KEY] [--state DIR]
-                       prove LEDGER --consistency OLD [--trust KEY] [--state DIR]
+                       prove LEDGER --consistency OLD [NEW] [--trust KEY] [--state DIR]
                 """,
             discussion: """
                 RECORD is a record's content address (or a prefix of 8+ hex digits), log:N for write entry N, or a
                 path in the ledger. The proof (c2sp.org/tlog-proof@v1) carries the leaf statement
                 {"path","sha256"} as its extra line, the leaf index, the inclusion proof and the tip's signed
                 checkpoint; 'onym-ledger check-proof' or any tlog client checks it without the ledger.
-                --consistency OLD proves the log at OLD (a commit, or a log size) is a prefix of the tip's, in the
-                tlog-witness add-checkpoint body form (old <size>, the proof, a blank line, the checkpoint).
+                --consistency OLD [NEW] proves the log at OLD (a commit, or a log size) is a prefix of the log at NEW
+                (a commit or size with a checkpoint; default: the tip), in the tlog-witness add-checkpoint body form
+                (old <size>, the proof, a blank line, NEW's checkpoint).
                 The ledger is verified first.
                 """,
             options: AuditOptions.help + [
@@ -31,28 +32,41 @@ extension OnymLedger {
         let ledger: String
         let record: String?
         let old: String?
+        let new: String?
         let audit: AuditOptions
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             audit = try AuditOptions(parsing: &arguments)
             old = try arguments.option("--consistency")
             let rest = try arguments.positionals()
-            guard rest.count == (old == nil ? 2 : 1) else {
-                throw .usage(old == nil ? "prove takes LEDGER and RECORD" : "prove --consistency takes one LEDGER")
+            guard old == nil ? rest.count == 2 : (rest.count == 1 || rest.count == 2) else {
+                throw .usage(
+                    old == nil ? "prove takes LEDGER and RECORD" : "prove --consistency OLD takes LEDGER [NEW]")
             }
             ledger = rest[0]
             record = old == nil ? rest[1] : nil
+            new = old != nil && rest.count == 2 ? rest[1] : nil
         }
 
         func run() throws(CLIError) -> ExitCode {
             let log = try TransparencyOptions.log(of: ledger, audit: audit)
             if let old {
-                var size = Int(old)
-                if size == nil, let commit = try? Repository.open(ledger).resolveCommit(old) {
-                    size = log.checkpoint(commit: commit)?.size
+                func size(_ name: String) -> Int? {
+                    if let size = Int(name) { return size }
+                    guard let commit = try? Repository.open(ledger).resolveCommit(name) else { return nil }
+                    return log.checkpoint(commit: commit)?.size
                 }
-                guard let size, let proof = log.consistencyProof(oldSize: size) else {
-                    throw .data("\(old): no checkpoint of this log at that commit or size (the tip has \(log.size))")
+                let newSize = try new.map { (name: String) throws(CLIError) -> Int in
+                    guard let value = size(name) else {
+                        throw .data("\(name): no checkpoint of this log at that commit")
+                    }
+                    return value
+                }
+                guard let oldSize = size(old), let proof = log.consistencyProof(oldSize: oldSize, newSize: newSize)
+                else {
+                    throw .data(
+                        "\(old)\(new.map { " → \($0)" } ?? ""): no consistency proof (old must not exceed new; new must be "
+                            + "a checkpoint's size; the tip has \(log.size))")
                 }
                 Output.out(proof)
                 return .success

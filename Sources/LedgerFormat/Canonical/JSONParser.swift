@@ -197,7 +197,21 @@ struct JSONParser {
     private mutating func parseString() throws(LedgerFormatError) -> String {
         let start = position
         position += 1  // opening quote
-        var scalars: [UInt8] = []
+        // Fast path: printable ASCII up to the closing quote (keys, hex, times — nearly every string) becomes
+        // a String straight from the input; anything else continues byte by byte from where it stopped.
+        var end = position
+        while end < bytes.count, end - position <= limits.maxStringBytes {
+            let byte = bytes[end]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - position <= limits.maxStringBytes {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+            position = end + 1
+            return text
+        }
+        var scalars = Array(bytes[position..<end])
+        position = end
         while true {
             guard position < bytes.count else { throw fail(.invalidJSON, "unterminated string", at: start) }
             let byte = bytes[position]

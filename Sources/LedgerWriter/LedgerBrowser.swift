@@ -12,6 +12,20 @@ public enum LedgerBrowser {
         /// The SSHSIG key's fingerprint, or nil for an unsigned commit.
         public let signer: String?
         public let files: [String]
+
+        /// The `log --json` / `show --json` shape: {commit, time, subject, files, signer[, logSize, logHead]}.
+        public var json: JSONObject {
+            var object = JSONObject([
+                ("commit", .string(commit.hex)), ("time", .string(Instant(seconds: time).rfc3339)),
+                ("subject", .string(subject)), ("files", .array(files.map { .string($0) })),
+            ])
+            object.set("signer", signer.map { .string($0) } ?? .null)
+            if let trailers {
+                object.set("logSize", .integer(trailers.logSize))
+                object.set("logHead", .string(trailers.logHead))
+            }
+            return object
+        }
     }
 
     public enum Shown: Sendable {

@@ -272,3 +272,39 @@ private struct Inspection {
         return lines
     }
 }
+
+extension InspectionReport {
+    /// The `inspect --json` shape: {file, kind, canonical, summary, signatures, findings, unchecked[, contentAddress]}.
+    public func json(file: String) -> JSONObject {
+        var object = JSONObject([
+            ("file", .string(file)), ("kind", .string(kind.rawValue)),
+            ("canonical", .bool(isCanonical)),
+            ("summary", .object(JSONObject(summary.map { ($0.0, JSONValue.string($0.1)) }))),
+            (
+                "signatures",
+                .array(
+                    signatures.map { signature in
+                        var object = JSONObject([
+                            ("role", .string(signature.role)), ("status", .string(signature.status.rawValue)),
+                        ])
+                        if let key = signature.key { object.set("key", .string(key)) }
+                        return .object(object)
+                    })
+            ),
+            (
+                "findings",
+                .array(
+                    findings.map { finding in
+                        var object = JSONObject([
+                            ("policy", .string(finding.policy)), ("reason", .string(finding.reason)),
+                        ])
+                        if let path = finding.path { object.set("path", .string(path)) }
+                        return .object(object)
+                    })
+            ),
+            ("unchecked", .array(unchecked.map { .string($0) })),
+        ])
+        if let address = contentAddress { object.set("contentAddress", .string(address.hex)) }
+        return object
+    }
+}

@@ -95,7 +95,7 @@ extension OnymLedger {
                 throw .data("\(file): \(error)")
             }
             if json {
-                Output.json(Self.json(report, file: file))
+                Output.json(report.json(file: file))
             } else {
                 Output.out(Self.human(report, file: file))
             }
@@ -128,39 +128,6 @@ extension OnymLedger {
             }
             for item in report.unchecked { lines.append("  not checked:      \(item)") }
             return lines.joined(separator: "\n")
-        }
-
-        static func json(_ report: InspectionReport, file: String) -> JSONObject {
-            var object = JSONObject([
-                ("file", .string(file)), ("kind", .string(report.kind.rawValue)),
-                ("canonical", .bool(report.isCanonical)),
-                ("summary", .object(JSONObject(report.summary.map { ($0.0, JSONValue.string($0.1)) }))),
-                (
-                    "signatures",
-                    .array(
-                        report.signatures.map { signature in
-                            var object = JSONObject([
-                                ("role", .string(signature.role)), ("status", .string(signature.status.rawValue)),
-                            ])
-                            if let key = signature.key { object.set("key", .string(key)) }
-                            return .object(object)
-                        })
-                ),
-                (
-                    "findings",
-                    .array(
-                        report.findings.map { finding in
-                            var object = JSONObject([
-                                ("policy", .string(finding.policy)), ("reason", .string(finding.reason)),
-                            ])
-                            if let path = finding.path { object.set("path", .string(path)) }
-                            return .object(object)
-                        })
-                ),
-                ("unchecked", .array(report.unchecked.map { .string($0) })),
-            ])
-            if let address = report.contentAddress { object.set("contentAddress", .string(address.hex)) }
-            return object
         }
     }
 }

@@ -32,7 +32,7 @@ extension OnymLedger {
             if json {
                 Output.out(
                     String(
-                        decoding: CanonicalJSON.encode(.array(batches.map { .object(Self.json($0)) })), as: UTF8.self))
+                        decoding: CanonicalJSON.encode(.array(batches.map { .object($0.json) })), as: UTF8.self))
                 return .success
             }
             for batch in batches {
@@ -43,19 +43,6 @@ extension OnymLedger {
                 )
             }
             return .success
-        }
-
-        static func json(_ batch: LedgerBrowser.Batch) -> JSONObject {
-            var object = JSONObject([
-                ("commit", .string(batch.commit.hex)), ("time", .string(Instant(seconds: batch.time).rfc3339)),
-                ("subject", .string(batch.subject)), ("files", .array(batch.files.map { .string($0) })),
-            ])
-            object.set("signer", batch.signer.map { .string($0) } ?? .null)
-            if let trailers = batch.trailers {
-                object.set("logSize", .integer(trailers.logSize))
-                object.set("logHead", .string(trailers.logHead))
-            }
-            return object
         }
     }
 
@@ -97,7 +84,7 @@ extension OnymLedger {
                 Output.out(String(decoding: bytes, as: UTF8.self))
             case .batch(let batch):
                 if json {
-                    Output.json(Log.json(batch))
+                    Output.json(batch.json)
                 } else {
                     Output.out(
                         "commit \(batch.commit.hex)\ntime   \(Instant(seconds: batch.time).rfc3339)\nsigner \(batch.signer ?? "NONE")\n\n\(batch.subject)\n"

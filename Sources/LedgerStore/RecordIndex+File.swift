@@ -4,24 +4,31 @@ public import LedgerFormat
 /// so a run that continues from the checkpoint does not list every batch folder again.
 ///
 /// Bytes: the line `onym-ledger record index 1 <tip hex> <last batch> <count>\n`, then `count` entries of
-/// 37 bytes — the key's code (1), the content address (32), the batch number (4, big-endian) — in batch
-/// order. Local state, never input: it is used only for the tip it names and only by the program that
-/// wrote it; a file that does not parse is ignored and the index rebuilt.
+/// 37 bytes — the key's code (1), the content address (32), the batch number (4, big-endian) — in no
+/// particular order. Local state, never input: it is used only for the tip it names and only by the program that
+/// wrote it; a file that does not parse — a stated count the bytes do not hold, an unknown kind, a batch
+/// past the stated last — is ignored and the index rebuilt.
 extension RecordIndex {
     static let fileMagic = "onym-ledger record index 1"
     static let entryBytes = 37
 
     /// The file's bytes for the index at `tip`.
     public func fileBytes(tip: ObjectID) -> [UInt8] {
-        let list = entries
-        var bytes = Array("\(Self.fileMagic) \(tip.hex) \(lastBatch) \(list.count)\n".utf8)
-        bytes.reserveCapacity(bytes.count + list.count * Self.entryBytes)
-        for (key, batch) in list {
-            bytes.append(key.code)
-            bytes += key.address.bytes
-            let number = UInt32(batch)
-            for shift in stride(from: 24, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: number >> shift))
+        let header = Array("\(Self.fileMagic) \(tip.hex) \(lastBatch) \(count)\n".utf8)
+        var bytes = [UInt8](repeating: 0, count: header.count + count * Self.entryBytes)
+        bytes.withUnsafeMutableBytes { raw in
+            raw.copyBytes(from: header)
+            var offset = header.count
+            // In the dictionary's order: a reader builds a dictionary again, so sorting would buy nothing.
+            for (key, batch) in allEntries {
+                raw[offset] = key.code
+                let words = key.address.bigEndianWords
+                raw.storeBytes(of: words.0.bigEndian, toByteOffset: offset + 1, as: UInt64.self)
+                raw.storeBytes(of: words.1.bigEndian, toByteOffset: offset + 9, as: UInt64.self)
+                raw.storeBytes(of: words.2.bigEndian, toByteOffset: offset + 17, as: UInt64.self)
+                raw.storeBytes(of: words.3.bigEndian, toByteOffset: offset + 25, as: UInt64.self)
+                raw.storeBytes(of: batch.bigEndian, toByteOffset: offset + 33, as: UInt32.self)
+                offset += Self.entryBytes
             }
         }
         return bytes
@@ -33,7 +40,7 @@ extension RecordIndex {
         let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
         guard header.count == 7, header[0...4].joined(separator: " ") == "\(Self.fileMagic) \(tip.hex)",
             let last = Int64(header[5]), last >= 0, last <= LedgerLayout.maxBatch, let count = Int(header[6]),
-            count >= 0, bytes.count - newline - 1 == count * Self.entryBytes
+            count >= 0, (bytes.count - newline - 1).quotientAndRemainder(dividingBy: Self.entryBytes) == (count, 0)
         else { return nil }
         self.init(minimumCapacity: count)
         let valid = bytes.withUnsafeBytes { raw -> Bool in

@@ -89,17 +89,4 @@ public struct RecordIndex: Sendable, Equatable {
     public mutating func noteBatch(_ batch: Int64) {
         lastBatch = max(lastBatch, batch)
     }
-
-    /// Every key whose address's hex starts with `prefix`, with its batch (for `show <prefix>`).
-    public func keys(withPrefix prefix: String) -> [(key: Key, batch: Int64)] {
-        batches.filter { $0.key.address.hex.hasPrefix(prefix) }.map { ($0.key, Int64($0.value)) }
-            .sorted { ($0.batch, $0.key.code) < ($1.batch, $1.key.code) }
-    }
-
-    /// Every key and its batch, in batch order (for a stored copy of the index).
-    public var entries: [(key: Key, batch: Int64)] {
-        batches.map { ($0.key, Int64($0.value)) }.sorted {
-            $0.batch != $1.batch ? $0.batch < $1.batch : ($0.key.code, $0.key.address) < ($1.key.code, $1.key.address)
-        }
-    }
 }

@@ -76,8 +76,10 @@ extension ReplayState {
         }
         summary.lastCommitTime = info.time
         state.log = try checkpoint?.transparencyLog ?? Self.transparencyLog(at: commit, repository: repository)
-        state.checkpointBody = try repository.blob(at: LedgerLayout.checkpointPath, inCommit: commit, limit: 1 << 16)
-            .flatMap { try? SignedNote(parsing: String(decoding: $0, as: UTF8.self)).text }
+        state.checkpointBody = try repository.blob(
+            at: LedgerLayout.checkpointPath, inCommit: commit, limit: Limits.maxRecordBytes
+        )
+        .flatMap { try? SignedNote(parsing: String(decoding: $0, as: UTF8.self)).text }
         if let replay = checkpoint?.replay {
             replay.restore(into: &state)
             return

@@ -131,6 +131,17 @@ struct WitnessTests {
         let split = auditor.cosign(branchB, trust: Self.trust(scenario), scenario: scenario)
         #expect(split.status == 1)
         #expect(split.stderr.contains("split view"), "\(split.stderr)")
+        // A damaged witness state is refused in words, never trusted or crashed on.
+        let stateFile = try #require(
+            FileManager.default.enumerator(atPath: auditor.state + "/witness")?.allObjects.compactMap { $0 as? String }
+                .first { $0.hasSuffix(".json") })
+        let statePath = auditor.state + "/witness/" + stateFile
+        let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        try Data(#"{"origin":"x","root":"AAAA","size":-5,"time":0}"#.utf8).write(to: URL(fileURLWithPath: statePath))
+        let damaged = auditor.cosign(branchB, trust: Self.trust(scenario), scenario: scenario)
+        #expect(damaged.status == 65, "\(damaged.stderr)")
+        #expect(damaged.stderr.contains("unreadable witness state"))
+        try saved.write(to: URL(fileURLWithPath: statePath))
         // A later checkpoint of the branch it cosigned is consistent: cosigned.
         let later = CLI.run([
             "append", branchA, "--signing-key", scenario.signer, "--at", "2026-08-11T00:00:00Z",

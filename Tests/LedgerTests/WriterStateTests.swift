@@ -41,6 +41,9 @@ struct WriterStateTests {
         let parent = try #require(try repository.commit(tip).parents.first)
         #expect(RecordIndex(fileBytes: bytes, tip: parent) == nil)
         #expect(RecordIndex(fileBytes: Array(bytes.dropLast()), tip: tip) == nil)
+        // A header whose count the bytes cannot hold (one that would overflow when multiplied) is refused.
+        let huge = Array("onym-ledger record index 1 \(tip.hex) 1 \(Int.max / 2)\n".utf8)
+        #expect(RecordIndex(fileBytes: huge, tip: tip) == nil)
         var unknownKind = bytes
         unknownKind[bytes.firstIndex(of: 0x0A)! + 1] = 0x40
         #expect(RecordIndex(fileBytes: unknownKind, tip: tip) == nil)

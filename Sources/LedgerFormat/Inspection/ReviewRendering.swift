@@ -11,7 +11,7 @@ public enum ReviewRendering {
                 lines.append(
                     "# checkpoint of \(head.origin): \(head.size) leaves, root \(Base64.encode(head.root.bytes))")
             }
-            lines += note.signatures.map { "# signed by \($0.name) (key ID \(String($0.keyID, radix: 16)))" }
+            lines += note.signatures.map { "# signed by \($0.name) (key ID \(NoteKey.hex($0.keyID)))" }
             return lines.joined(separator: "\n") + "\n" + text
         }
         if let signers = try? AllowedSigners(text: text), !signers.keys.isEmpty {

@@ -16,8 +16,7 @@ public enum LedgerLayout {
     public static let cosignaturesFolder = "cosignatures"
 
     public static func cosignaturePath(keyID: UInt32) -> String {
-        let hex = String(keyID, radix: 16)
-        return "\(cosignaturesFolder)/" + String(repeating: "0", count: 8 - hex.count) + hex
+        "\(cosignaturesFolder)/\(NoteKey.hex(keyID))"
     }
     public static let branch = "refs/heads/main"
 

@@ -39,12 +39,14 @@ public struct NoteKey: Sendable, Hashable, CustomStringConvertible {
         return digest[0..<4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    public var keyIDBytes: [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: keyID >> (24 - 8 * $0)) } }
-
     public var description: String {
-        let hex = String(keyID, radix: 16)
-        return "\(name)+\(String(repeating: "0", count: 8 - hex.count) + hex)+"
-            + Base64.encode([type] + publicKey.rawRepresentation)
+        "\(name)+\(Self.hex(keyID))+" + Base64.encode([type] + publicKey.rawRepresentation)
+    }
+
+    /// A key ID as signed-note writes it: 8 lowercase hex digits.
+    public static func hex(_ keyID: UInt32) -> String {
+        let digits = String(keyID, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
 

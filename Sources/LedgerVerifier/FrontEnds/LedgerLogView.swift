@@ -75,7 +75,9 @@ extension VerifiedHistory {
             let sorted = files.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
             paths += sorted.map(\.path)
             entries += LedgerLog.entries(of: sorted)
-            if let bytes = try repository.blob(at: LedgerLayout.checkpointPath, inCommit: id, limit: 1 << 16) {
+            if let bytes = try repository.blob(
+                at: LedgerLayout.checkpointPath, inCommit: id, limit: Limits.maxRecordBytes)
+            {
                 checkpoints.append(.init(commit: id, size: entries.count, note: String(decoding: bytes, as: UTF8.self)))
             }
             parentTree = tree
@@ -87,7 +89,8 @@ extension VerifiedHistory {
             for file in try repository.treeEntries(folder.id) where file.kind == .blob {
                 guard
                     let note = try? SignedNote(
-                        parsing: String(decoding: try repository.readBlob(file.id, limit: 1 << 16), as: UTF8.self)),
+                        parsing: String(
+                            decoding: try repository.readBlob(file.id, limit: Limits.maxRecordBytes), as: UTF8.self)),
                     note.text == body
                 else { continue }
                 view.cosignatures += note.signatures

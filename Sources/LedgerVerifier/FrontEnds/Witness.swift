@@ -25,8 +25,7 @@ public enum Witness {
 
     /// `<stateRoot>/witness/<SHA-256 of the origin>/<key ID>.json`: `{origin, size, root, time}`.
     public static func statePath(stateRoot: String, origin: String, key: NoteKey) -> String {
-        let id = LedgerLayout.cosignaturePath(keyID: key.keyID).split(separator: "/").last!
-        return "\(stateRoot)/witness/\(SHA256.hash(Array(origin.utf8)).hex)/\(id).json"
+        "\(stateRoot)/witness/\(SHA256.hash(Array(origin.utf8)).hex)/\(NoteKey.hex(key.keyID)).json"
     }
 
     public static func cosign(
@@ -40,11 +39,14 @@ public enum Witness {
         let path = statePath(stateRoot: stateRoot, origin: head.origin, key: key)
         var previousSize: Int?
         if let bytes = DurableFile.read(path) {
-            guard let object = try? CanonicalJSON.parse(bytes), case .integer(let size)? = object["size"],
+            guard let object = try? CanonicalJSON.parse(bytes), case .integer(let size)? = object["size"], size >= 0,
                 case .string(let rootText)? = object["root"], let raw = Base64.decode(rootText), raw.count == 32
             else { throw Failure(description: "\(path): unreadable witness state", isInconsistent: false) }
             let oldRoot = ContentAddress(bytes: raw)
-            let proof = Merkle.consistencyProof(oldSize: min(Int(size), log.size), leaves: log.tiles.levels[0][...])
+            // The proof is made from the leaves the tip's checkpoint covers; an older size past it is a rollback.
+            let covered = min(head.size, log.size)
+            let proof = Merkle.consistencyProof(
+                oldSize: min(Int(size), covered), leaves: log.tiles.levels[0][..<covered])
             guard Int(size) <= head.size,
                 Merkle.verifyConsistency(
                     oldSize: Int(size), newSize: head.size, oldRoot: oldRoot, newRoot: head.root, proof: proof)
@@ -91,7 +93,7 @@ public enum Witness {
         var missing: [String] = []
         for witness in witnesses {
             let path = LedgerLayout.cosignaturePath(keyID: witness.keyID)
-            guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: 1 << 16),
+            guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes),
                 let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
             else {
                 missing.append("\(witness.name): no cosignature in the ledger (\(path))")

@@ -59,6 +59,14 @@ public struct RecordIndex: Sendable, Equatable {
 
     public init() {}
 
+    /// The index of the listed batch files (``Repository/batchFiles(inCommit:)``).
+    public init(_ files: [Repository.BatchFile]) {
+        for file in files {
+            if let key = Key(file.meaning) { insert(key, batch: file.batch) }
+            noteBatch(file.batch)
+        }
+    }
+
     init(minimumCapacity: Int) {
         batches = Dictionary(minimumCapacity: minimumCapacity)
     }

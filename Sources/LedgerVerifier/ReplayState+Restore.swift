@@ -21,32 +21,20 @@ extension ReplayState {
     ) throws {
         var state = self
         defer { self = state }
-        let info = try repository.commit(commit)
-        guard let descriptorBytes = try repository.blob(at: LedgerLayout.descriptorPath, inCommit: commit),
-            let signerBytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: commit),
-            let trailers = LedgerTrailers(message: info.message)
-        else {
+        // Which batch stores each record: the checkpoint's index, else listed from the batch folders' trees
+        // (names only, contents unread) — which a rebuild without the checkpoint's replay part reads anyway.
+        let snapshot = try LedgerSnapshot(repository: repository, tip: commit, index: checkpoint?.records)
+        guard let trailers = snapshot.trailers else {
             throw Verifier.InputError(
                 kind: .unreadable, description: "\(commit.short) is not a ledger commit to resume from")
         }
-        state.descriptor = try LedgerDescriptor(json: try CanonicalJSON.parse(descriptorBytes))
-        state.signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
+        state.descriptor = try snapshot.descriptor()
+        state.signers = try snapshot.allowedSigners()
         state.previous = commit
-        state.previousTime = info.time
+        state.previousTime = snapshot.commit.time
         state.logSize = trailers.logSize
         state.logHead = trailers.logHead
-        // Which batch stores each record: listed from the batch folders' trees, contents unread.
-        // Which batch stores each record: the checkpoint's index, else listed from the batch folders' trees
-        // (names only, contents unread) — which a rebuild without the checkpoint's replay part reads anyway.
-        let resumable = checkpoint?.records != nil && checkpoint?.replay != nil
-        let stored = resumable ? [] : try repository.batchFiles(inCommit: commit)
-        if let index = checkpoint?.records {
-            state.records = index
-        } else {
-            for file in stored {
-                if let key = RecordIndex.Key(file.meaning) { state.records.insert(key, batch: file.batch) }
-            }
-        }
+        state.records = snapshot.index
         if let checkpoint {
             state.commitsSeen = checkpoint.commits
             state.bindings = Set(checkpoint.bindings)
@@ -60,72 +48,38 @@ extension ReplayState {
             summary.firstCommitTime = checkpoint.firstCommitTime
         } else {
             // The commit counts come from the caller's chain.
-            for bytes in try Self.records(Mandate.self, in: stored, repository: repository) {
-                let mandate = try Mandate(json: try CanonicalJSON.parse(bytes))
+            for mandate in try snapshot.all(Mandate.self) {
                 state.bindings.insert(mandate.deviceBinding)
                 state.identities.add(mandate)
             }
-            state.lastWritten = try Self.lastWrittenBits(upTo: trailers.logSize, at: commit, repository: repository)
-            if let profile = state.descriptor?.profile,
-                let batch = state.records.batch(of: EnforcementProfile.self, profile),
-                let bytes = try repository.blob(
-                    at: LedgerLayout.recordPath(EnforcementProfile.self, profile, batch: batch), inCommit: commit)
-            {
-                state.profilePlatform = try? EnforcementProfile(json: try CanonicalJSON.parse(bytes)).platform
+            state.lastWritten = try snapshot.lastWrittenBits(upTo: trailers.logSize)
+            if let profile = state.descriptor?.profile {
+                state.profilePlatform = (try? snapshot.decodable(EnforcementProfile.self, profile))?.platform
             }
         }
-        summary.lastCommitTime = info.time
+        summary.lastCommitTime = snapshot.commit.time
         state.log = try checkpoint?.transparencyLog ?? Self.transparencyLog(at: commit, repository: repository)
-        state.checkpointBody = try repository.blob(
-            at: LedgerLayout.checkpointPath, inCommit: commit, limit: Limits.maxRecordBytes
-        )
-        .flatMap { try? SignedNote(parsing: String(decoding: $0, as: UTF8.self)).text }
+        state.checkpointBody = try snapshot.checkpointBody()
         if let replay = checkpoint?.replay {
             replay.restore(into: &state)
             return
         }
-        state.facts = try Self.receivedVerdicts(in: stored, repository: repository)
-        state.manifests = try Self.records(AuthorityManifest.self, in: stored, repository: repository).map {
-            try AuthorityManifest(rawBytes: $0)
-        }
-        state.statusAttempts = try Self.records(StatusAttempt.self, in: stored, repository: repository).map {
-            try StatusAttempt(json: try CanonicalJSON.parse($0))
-        }
-        state.revocations = try Self.records(RevocationDetermination.self, in: stored, repository: repository).map {
-            try RevocationDetermination(json: try CanonicalJSON.parse($0)).effect
-        }
+        state.facts = try Self.receivedVerdicts(in: snapshot)
+        state.manifests = try snapshot.all(AuthorityManifest.self)
+        state.statusAttempts = try snapshot.all(StatusAttempt.self)
+        state.revocations = try snapshot.all(RevocationDetermination.self).map(\.effect)
     }
 
-    /// The files of one stored kind among the batch folders' files.
-    private static func entries(_ kind: any StoredRecord.Type, in stored: [Repository.BatchFile]) -> [TreeEntry] {
-        stored.compactMap { file in
-            if case .record(let found, _) = file.meaning, found == kind { return file.entry }
-            return nil
-        }
-    }
-
-    /// Every record of one stored kind among the batch folders' files, read.
-    private static func records(
-        _ kind: any StoredRecord.Type, in stored: [Repository.BatchFile], repository: Repository
-    )
-        throws -> [[UInt8]]
-    {
-        try entries(kind, in: stored).map { (entry: TreeEntry) throws(GitError) in
-            try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
-        }
-    }
-
-    /// Every receipted verdict in the tree at `commit`, as evaluator facts by device binding (the
-    /// replay's state when a run resumes from a checkpoint).
-    private static func receivedVerdicts(in stored: [Repository.BatchFile], repository: Repository) throws
-        -> [String: [VerdictFact]]
-    {
+    /// Every receipted verdict at the snapshot's commit, as evaluator facts by device binding (the replay's
+    /// state when a run resumes without the checkpoint's replay part).
+    private static func receivedVerdicts(in snapshot: LedgerSnapshot) throws -> [String: [VerdictFact]] {
         // Each kind listed once from its trees (name → object), then read by id: no path lookups.
         func listing(_ kind: any StoredRecord.Type) throws -> [String: ObjectID] {
             var ids: [String: ObjectID] = [:]
-            for entry in entries(kind, in: stored) { ids[entry.name] = entry.id }
+            for entry in try snapshot.entries(kind) { ids[entry.name] = entry.id }
             return ids
         }
+        let repository = snapshot.repository
         let verdictIDs = try listing(Verdict.self)
         var mandateIDs: [String: ObjectID]?
         var manifestIDs: [String: ObjectID]?
@@ -135,8 +89,7 @@ extension ReplayState {
         var facts: [String: [VerdictFact]] = [:]
         var mandates: [ContentAddress: Mandate] = [:]
         var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for bytes in try Self.records(VerdictReceipt.self, in: stored, repository: repository) {
-            let receipt = try VerdictReceipt(json: try CanonicalJSON.parse(bytes))
+        for receipt in try snapshot.all(VerdictReceipt.self) {
             guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
             let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
             if mandates[verdict.mandateRef] == nil {
@@ -172,23 +125,5 @@ extension ReplayState {
             parentTree = tree
         }
         return range
-    }
-
-    /// Each binding's last successful write, read from the log — resuming without a checkpoint, or the
-    /// verified history asked about an earlier time: the entries are listed from the log's trees and read
-    /// by id, in sequence order, up to `size`, counting only writes recorded at or before `time` if given.
-    static func lastWrittenBits(
-        upTo size: Int64, recordedBy time: Instant? = nil, at commit: ObjectID, repository: Repository
-    ) throws -> [String: DeviceBits] {
-        var bits: [String: DeviceBits] = [:]
-        for file in try repository.logEntries(inCommit: commit) {
-            let entry = try WriteLogEntry(
-                json: try CanonicalJSON.parse(try repository.readBlob(file.id, limit: Limits.maxRecordBytes)))
-            guard entry.sequence <= size else { break }
-            if entry.succeeded, time.map({ entry.recordedAt <= $0 }) ?? true {
-                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
-            }
-        }
-        return bits
     }
 }

@@ -15,18 +15,13 @@ public final class VerifiedHistory {
     private var writtenAt: [Instant: [String: DeviceBits]] = [:]
     public let bindings: Set<String>
     public let revocations: [DesignationRevocation.Effect]
-    let repository: Repository
-    /// Records at the verified tip, read once.
-    private let records: RecordLookup
-    /// Which batch stores each record, as the verification built it.
-    private let recordIndex: RecordIndex
+    /// The verified tip, read through the one read model (its record index is the one verification built).
+    let snapshot: LedgerSnapshot
     private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
 
-    init(repository: Repository, tip: ObjectID, state: ReplayState) {
-        self.repository = repository
-        self.tip = tip
-        records = RecordLookup(repository: repository, tree: try? repository.commit(tip).tree)
-        recordIndex = state.records
+    init(snapshot: LedgerSnapshot, state: ReplayState) {
+        self.snapshot = snapshot
+        tip = snapshot.tip
         descriptor = state.descriptor
         facts = state.facts
         lastWritten = state.lastWritten
@@ -38,14 +33,10 @@ public final class VerifiedHistory {
 
     // MARK: - Lookups at the verified tip
 
-    public func verdict(_ ref: ContentAddress) -> Verdict? {
-        try? records.decodable(Verdict.self, ref, index: recordIndex)
-    }
-    public func mandate(_ ref: ContentAddress) -> Mandate? {
-        try? records.decodable(Mandate.self, ref, index: recordIndex)
-    }
+    public func verdict(_ ref: ContentAddress) -> Verdict? { try? snapshot.decodable(Verdict.self, ref) }
+    public func mandate(_ ref: ContentAddress) -> Mandate? { try? snapshot.decodable(Mandate.self, ref) }
     public func manifest(_ hash: ContentAddress) -> AuthorityManifest? {
-        try? records.decodable(AuthorityManifest.self, hash, index: recordIndex)
+        try? snapshot.decodable(AuthorityManifest.self, hash)
     }
 
     /// Each binding's last successful write recorded at or before `time` — what the device held then,
@@ -54,8 +45,7 @@ public final class VerifiedHistory {
         if let lastWriteTime, time >= lastWriteTime { return lastWritten }
         if let cached = writtenAt[time] { return cached }
         // The history was verified, so its log reads; an unreadable one answers as if empty.
-        let bits =
-            (try? ReplayState.lastWrittenBits(upTo: logSize, recordedBy: time, at: tip, repository: repository)) ?? [:]
+        let bits = (try? snapshot.lastWrittenBits(upTo: logSize, recordedBy: time)) ?? [:]
         writtenAt[time] = bits
         return bits
     }
@@ -71,10 +61,7 @@ public final class VerifiedHistory {
         if let mandateIndex { return mandateIndex }
         var byUser: [String: [Mandate]] = [:]
         var byBinding: [String: [Mandate]] = [:]
-        for entry in (try? repository.recordEntries(Mandate.self, inCommit: tip)) ?? [] {
-            guard let bytes = try? repository.readBlob(entry.id, limit: Limits.maxRecordBytes),
-                let mandate = try? Mandate(json: try CanonicalJSON.parse(bytes))
-            else { continue }
+        for mandate in (try? snapshot.all(Mandate.self)) ?? [] {
             byUser[mandate.userKey, default: []].append(mandate)
             byBinding[mandate.deviceBinding, default: []].append(mandate)
         }

@@ -159,7 +159,15 @@ public enum Verifier {
             let checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
             try session.remember(checkpoint, compliant: failures.isEmpty)
         }
-        let history = authentic ? VerifiedHistory(repository: repository, tip: tip, state: state) : nil
+        var history: VerifiedHistory?
+        if authentic {
+            do {
+                let snapshot = try LedgerSnapshot(repository: repository, tip: tip, index: state.records)
+                history = VerifiedHistory(snapshot: snapshot, state: state)
+            } catch {
+                throw InputError(kind: .unreadable, description: "\(path): \(error)")
+            }
+        }
         var report = VerificationReport(summary: summary, failures: failures, history: history)
         report.evidence = session.evidence
         report.stateFolder = session.folder

@@ -1,89 +1,75 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// A ledger as of one commit, read through one repository handle: its descriptor, its signers,
-/// its log position, and lookups of the records it holds.
+/// The writer's view of its tip: the tip's `LedgerSnapshot` (the read model the verifier uses too) with the
+/// root files a batch is planned against decoded, and every failure as an ``AppendError`` naming the ledger.
 ///
 /// Read before verification, so callers treat it as the writer's own view, not as verified history.
 public final class LedgerState {
-    public let repository: Repository
-    public let tip: ObjectID
+    public let snapshot: LedgerSnapshot
     public let descriptor: LedgerDescriptor
     public let signers: AllowedSigners
     public let trailers: LedgerTrailers
-    public let commitTime: Int64
-    /// The tip's root tree (lookups start here, not at the commit).
-    let rootTree: ObjectID
 
-    /// Records at the tip, read once (the lookup the verifier uses too).
-    private let records: RecordLookup
+    public var repository: Repository { snapshot.repository }
+    public var tip: ObjectID { snapshot.tip }
+    public var commitTime: Int64 { snapshot.commit.time }
     /// Which batch stores each record at the tip.
-    public let index: RecordIndex
+    public var index: RecordIndex { snapshot.index }
     /// The batch number the next commit that stores records opens.
     public var nextBatch: Int64 { index.lastBatch + 1 }
 
     /// - Parameter index: the tip's record index when the caller has it (the writer's replay state);
     ///   otherwise it is rebuilt from the tip's batch folders.
     public init(repository: Repository, tip: ObjectID, index: RecordIndex? = nil) throws(AppendError) {
-        self.repository = repository
-        self.tip = tip
         let source = repository.path
         do {
-            let commit = try repository.commit(tip)
-            commitTime = commit.time
-            rootTree = commit.tree
-            records = RecordLookup(repository: repository, tree: commit.tree)
-            self.index = try index ?? repository.recordIndex(inCommit: tip)
-            guard let trailers = LedgerTrailers(message: commit.message) else {
-                throw AppendError(
-                    source: source, record: tip.hex, rule: "ledger.trailers",
-                    reason: "the tip commit has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers")
-            }
-            self.trailers = trailers
-            guard
-                let descriptorBytes = try repository.blob(
-                    at: LedgerLayout.descriptorPath, inCommit: tip,
-                    limit: Limits.maxRecordBytes)
-            else {
-                throw AppendError(
-                    source: source, record: tip.hex, rule: "ledger.descriptor",
-                    reason: "\(LedgerLayout.descriptorPath) is missing: not an onym ledger")
-            }
-            descriptor = try LedgerDescriptor(json: try CanonicalJSON.parseCanonical(descriptorBytes))
-            guard
-                let signerBytes = try repository.blob(
-                    at: LedgerLayout.allowedSignersPath, inCommit: tip,
-                    limit: Limits.maxRecordBytes)
-            else {
-                throw AppendError(
-                    source: source, record: tip.hex, rule: "ledger.allowedSigners",
-                    reason: "\(LedgerLayout.allowedSignersPath) is missing")
-            }
-            signers = try AllowedSigners(text: String(decoding: signerBytes, as: UTF8.self))
-        } catch let error as AppendError {
-            throw error
-        } catch let error as LedgerFormatError {
-            throw AppendError(source: source, record: tip.hex, error)
+            snapshot = try LedgerSnapshot(repository: repository, tip: tip, index: index)
         } catch {
-            throw AppendError.from(error, source: source)
+            throw AppendError.git(error, source: source, record: tip.hex)
+        }
+        guard let trailers = snapshot.trailers else {
+            throw AppendError(
+                source: source, record: tip.hex, rule: "ledger.trailers",
+                reason: "the tip commit has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers")
+        }
+        self.trailers = trailers
+        do {
+            descriptor = try snapshot.descriptor()
+            signers = try snapshot.allowedSigners()
+        } catch {
+            throw Self.refusal(error, source: source, record: tip.hex)
+        }
+    }
+
+    /// A snapshot failure as the writer reports it: git's code kept, a missing root file under the rule of
+    /// the file, an undecodable file with its format error.
+    static func refusal(_ failure: LedgerSnapshot.Failure, source: String, record: String?) -> AppendError {
+        switch failure {
+        case .git(let error): return AppendError.git(error, source: source, record: record)
+        case .missing(let path) where path == LedgerLayout.descriptorPath:
+            return AppendError(
+                source: source, record: record, rule: "ledger.descriptor",
+                reason: "\(path) is missing: not an onym ledger")
+        case .missing(let path) where path == LedgerLayout.allowedSignersPath:
+            return AppendError(
+                source: source, record: record, rule: "ledger.allowedSigners", reason: "\(path) is missing")
+        case .missing(let path):
+            return AppendError(source: source, record: record, rule: "ledger.file", reason: "\(path) is missing")
+        case .undecodable(_, let error): return AppendError(source: source, record: record, error)
         }
     }
 
     // MARK: - Lookups
 
     public func contains(_ path: String) throws(AppendError) -> Bool {
-        do {
-            return try repository.entry(at: path, inTree: rootTree) != nil
-        } catch {
+        do { return try snapshot.contains(path) } catch {
             throw AppendError.git(error, source: repository.path, record: path)
         }
     }
 
     public func file(_ path: String) throws(AppendError) -> [UInt8]? {
-        do {
-            guard let entry = try repository.entry(at: path, inTree: rootTree), entry.kind == .blob else { return nil }
-            return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
-        } catch {
+        do { return try snapshot.file(path) } catch {
             throw AppendError.git(error, source: repository.path, record: path)
         }
     }
@@ -91,14 +77,20 @@ public final class LedgerState {
     /// The bytes the tip stores for `record`'s kind and address (nil when it stores none): equal bytes
     /// mean the record is already published.
     public func storedBytes(like record: some StoredRecord) throws(AppendError) -> [UInt8]? {
-        guard let batch = index.batch(of: type(of: record), record.address) else { return nil }
-        return try file(LedgerLayout.recordPath(of: record, batch: batch))
+        do {
+            return try snapshot.storedBytes(like: record)
+        } catch {
+            throw AppendError.git(error, source: repository.path, record: record.address.hex)
+        }
     }
 
     /// The manifest signature the tip stores for `hash`, if any.
     public func manifestSignature(_ hash: ContentAddress) throws(AppendError) -> [UInt8]? {
-        guard let batch = index.batch(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
-        return try file(LedgerLayout.manifestSignaturePath(hash, batch: batch))
+        do {
+            return try snapshot.manifestSignature(hash)
+        } catch {
+            throw AppendError.git(error, source: repository.path, record: hash.hex)
+        }
     }
 
     public func mandate(_ ref: ContentAddress) throws(AppendError) -> Mandate? { try record(Mandate.self, ref) }
@@ -110,7 +102,7 @@ public final class LedgerState {
     /// The `T` the tip holds under `address`; a file there that does not decode is a broken ledger.
     private func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(AppendError) -> T? {
         do {
-            return try records.record(type, address, index: index)
+            return try snapshot.record(type, address)
         } catch {
             switch error {
             case .git(let git): throw AppendError.git(git, source: repository.path, record: address.hex)
@@ -120,11 +112,10 @@ public final class LedgerState {
     }
 
     public func logEntry(_ sequence: Int64) throws(AppendError) -> WriteLogEntry? {
-        guard let bytes = try file(LedgerLayout.logEntryPath(sequence)) else { return nil }
         do {
-            return try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+            return try snapshot.logEntry(sequence)
         } catch {
-            throw AppendError(source: repository.path, record: "log \(sequence)", error)
+            throw Self.refusal(error, source: repository.path, record: "log \(sequence)")
         }
     }
 

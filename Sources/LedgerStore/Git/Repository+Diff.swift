@@ -9,39 +9,28 @@ extension Repository {
     }
 
     /// Every file-level difference between two trees (nil = the empty tree), descending only into
-    /// folders whose ids differ — so an append's diff costs its own paths, not the ledger's size.
+    /// folders whose ids differ — so an append's diff costs its own paths, not the ledger's size. Built on
+    /// ``changedEntries(old:new:)``, the merge-join the verifier's loader walks too (one diff, issue 13): a
+    /// file replaced by a folder of the same name is the file deleted and the folder's files added.
     public func diffTrees(old: ObjectID?, new: ObjectID?, prefix: String = "") throws(GitError) -> [TreeChange] {
         if old == new { return [] }
-        let oldEntries = try old.map { (id: ObjectID) throws(GitError) in try treeEntries(id) } ?? []
-        let newEntries = try new.map { (id: ObjectID) throws(GitError) in try treeEntries(id) } ?? []
-        var oldByName: [String: TreeEntry] = [:]
-        for entry in oldEntries { oldByName[entry.name] = entry }
         var changes: [TreeChange] = []
-        var seen: Set<String> = []
-        for entry in newEntries {
-            seen.insert(entry.name)
-            let path = prefix + entry.name
-            guard let previous = oldByName[entry.name] else {
-                if entry.kind == .tree {
-                    changes += try diffTrees(old: nil, new: entry.id, prefix: path + "/")
-                } else {
-                    changes.append(TreeChange(kind: .added, path: path, old: nil, new: entry))
-                }
-                continue
+        for (previous, entry) in try changedEntries(old: old, new: new) {
+            let oldTree = previous.flatMap { $0.kind == .tree ? $0.id : nil }
+            let newTree = entry.flatMap { $0.kind == .tree ? $0.id : nil }
+            let name = (entry ?? previous)!.name
+            let path = prefix + name
+            if oldTree != nil || newTree != nil {
+                changes += try diffTrees(old: oldTree, new: newTree, prefix: path + "/")
             }
-            if previous.id == entry.id && previous.mode == entry.mode { continue }
-            if previous.kind == .tree && entry.kind == .tree {
-                changes += try diffTrees(old: previous.id, new: entry.id, prefix: path + "/")
-            } else {
-                changes.append(TreeChange(kind: .modified, path: path, old: previous, new: entry))
-            }
-        }
-        for entry in oldEntries where !seen.contains(entry.name) {
-            let path = prefix + entry.name
-            if entry.kind == .tree {
-                changes += try diffTrees(old: entry.id, new: nil, prefix: path + "/")
-            } else {
-                changes.append(TreeChange(kind: .deleted, path: path, old: entry, new: nil))
+            let oldFile = previous?.kind == .tree ? nil : previous
+            let newFile = entry?.kind == .tree ? nil : entry
+            switch (oldFile, newFile) {
+            case (nil, let added?): changes.append(TreeChange(kind: .added, path: path, old: nil, new: added))
+            case (let removed?, nil): changes.append(TreeChange(kind: .deleted, path: path, old: removed, new: nil))
+            case (let before?, let after?):
+                changes.append(TreeChange(kind: .modified, path: path, old: before, new: after))
+            case (nil, nil): break
             }
         }
         return changes

@@ -35,23 +35,9 @@ extension Repository {
         return files
     }
 
-    /// The record files of one stored kind in `commit`'s tree, in batch order.
-    public func recordEntries(_ kind: any StoredRecord.Type, inCommit commit: ObjectID) throws(GitError)
-        -> [TreeEntry]
-    {
-        try batchFiles(inCommit: commit).compactMap { file in
-            if case .record(let found, _) = file.meaning, found == kind { return file.entry }
-            return nil
-        }
-    }
-
     /// The record index of `commit`: which batch stores each record (``RecordIndex``), rebuilt from its trees.
     public func recordIndex(inCommit commit: ObjectID) throws(GitError) -> RecordIndex {
-        var index = RecordIndex()
-        for file in try batchFiles(inCommit: commit) {
-            if let key = RecordIndex.Key(file.meaning) { index.insert(key, batch: file.batch) }
-        }
-        return index
+        RecordIndex(try batchFiles(inCommit: commit))
     }
 
     /// Every write-log entry file at `commit`, in sequence order (the log's folders and names are

@@ -65,6 +65,7 @@ extension VerifiedHistory {
     /// verifier already checked that each commit's checkpoint is the root of these leaves).
     public func transparencyLog() throws(GitError) -> LedgerLogView? {
         guard let key = descriptor?.log else { return nil }
+        let repository = snapshot.repository
         var entries: [[UInt8]] = []
         var paths: [String] = []
         var checkpoints: [LedgerLogView.CommitCheckpoint] = []

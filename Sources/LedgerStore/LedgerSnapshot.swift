@@ -1,0 +1,201 @@
+public import LedgerFormat
+
+/// A ledger as of one commit, read through one repository handle — the one read model the writer's view of
+/// its tip, the verifier's resumption and the verified history are built on (issue 13): the root files
+/// (descriptor, signers, trailers), records by content address through one bounded cache, write-log entries
+/// by sequence, and each binding's last written bits.
+///
+/// It reads; it does not judge. What it returns is what the commit holds, whether or not that verifies —
+/// the writer checks its tip with the policies, the verifier only wraps a snapshot it verified.
+public final class LedgerSnapshot {
+    /// Why a snapshot could not answer: git failed, a file the format requires is not there, or a file does
+    /// not decode as what its path says it is.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case git(GitError)
+        case missing(path: String)
+        case undecodable(path: String, LedgerFormatError)
+
+        public var description: String {
+            switch self {
+            case .git(let error): error.description
+            case .missing(let path): "\(path) is missing"
+            case .undecodable(let path, let error): "\(path): \(error)"
+            }
+        }
+    }
+
+    public let repository: Repository
+    public let tip: ObjectID
+    public let commit: CommitInfo
+    /// Which batch stores each record at the tip (the caller's, or rebuilt from the batch folders).
+    public let index: RecordIndex
+    private let records: RecordLookup
+    /// The batch folders' files, listed once when first needed.
+    private var listing: [Repository.BatchFile]?
+
+    /// - Parameter index: the tip's record index when the caller has it (a replay state that reached the
+    ///   tip); otherwise it is rebuilt from the tip's batch folders.
+    public init(repository: Repository, tip: ObjectID, index: RecordIndex? = nil) throws(GitError) {
+        self.repository = repository
+        self.tip = tip
+        commit = try repository.commit(tip)
+        records = RecordLookup(repository: repository, tree: commit.tree)
+        if let index {
+            self.index = index
+        } else {
+            let files = try repository.batchFiles(inCommit: tip)
+            listing = files
+            self.index = RecordIndex(files)
+        }
+    }
+
+    /// The tip's root tree.
+    public var tree: ObjectID { commit.tree }
+    /// The tip's ledger trailers (log size and head), nil when its message has none.
+    public var trailers: LedgerTrailers? { LedgerTrailers(message: commit.message) }
+
+    // MARK: - Files
+
+    public func contains(_ path: String) throws(GitError) -> Bool {
+        try repository.entry(at: path, inTree: commit.tree) != nil
+    }
+
+    /// The bytes of the file at `path` (nil when there is none, or it is not a file), up to the record limit.
+    public func file(_ path: String) throws(GitError) -> [UInt8]? {
+        guard let entry = try repository.entry(at: path, inTree: commit.tree), entry.kind == .blob else { return nil }
+        return try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
+    }
+
+    private func required(_ path: String) throws(Failure) -> [UInt8] {
+        let bytes: [UInt8]?
+        do { bytes = try file(path) } catch { throw .git(error) }
+        guard let bytes else { throw .missing(path: path) }
+        return bytes
+    }
+
+    /// The ledger's descriptor (`ledger.json`).
+    public func descriptor() throws(Failure) -> LedgerDescriptor {
+        let path = LedgerLayout.descriptorPath
+        let bytes = try required(path)
+        do {
+            return try LedgerDescriptor(json: try CanonicalJSON.parseCanonical(bytes))
+        } catch {
+            throw .undecodable(path: path, error)
+        }
+    }
+
+    /// The keys that may sign the next commit (`keys/allowed_signers`).
+    public func allowedSigners() throws(Failure) -> AllowedSigners {
+        let path = LedgerLayout.allowedSignersPath
+        let bytes = try required(path)
+        do {
+            return try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .undecodable(path: path, error)
+        }
+    }
+
+    /// The body of the tip's checkpoint (origin, size, root), nil when it has none that parses.
+    public func checkpointBody() throws(GitError) -> String? {
+        try file(LedgerLayout.checkpointPath).flatMap {
+            try? SignedNote(parsing: String(decoding: $0, as: UTF8.self)).text
+        }
+    }
+
+    // MARK: - Records
+
+    /// The `T` the tip stores under `address` (nil when it stores none).
+    public func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(RecordLookup.Failure) -> T? {
+        try records.record(type, address, index: index)
+    }
+
+    /// The same, with a file that does not decode treated as absent (the policies report it).
+    public func decodable<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
+        try records.decodable(type, address, index: index)
+    }
+
+    /// The bytes the tip stores for `record`'s kind and address (nil when it stores none): equal bytes mean
+    /// the record is already published.
+    public func storedBytes(like record: some StoredRecord) throws(GitError) -> [UInt8]? {
+        guard let batch = index.batch(of: type(of: record), record.address) else { return nil }
+        return try file(LedgerLayout.recordPath(of: record, batch: batch))
+    }
+
+    /// The manifest signature the tip stores for `hash`, if any.
+    public func manifestSignature(_ hash: ContentAddress) throws(GitError) -> [UInt8]? {
+        guard let batch = index.batch(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
+        return try file(LedgerLayout.manifestSignaturePath(hash, batch: batch))
+    }
+
+    /// Every record and manifest signature in the tip's batch folders, in batch order (``Repository/batchFiles(inCommit:)``),
+    /// listed once.
+    public func batchFiles() throws(GitError) -> [Repository.BatchFile] {
+        if let listing { return listing }
+        let files = try repository.batchFiles(inCommit: tip)
+        listing = files
+        return files
+    }
+
+    /// The files of one stored kind at the tip, in batch order, contents unread.
+    public func entries(_ kind: any StoredRecord.Type) throws(GitError) -> [TreeEntry] {
+        try batchFiles().compactMap { file in
+            if case .record(let found, _) = file.meaning, found == kind { return file.entry }
+            return nil
+        }
+    }
+
+    /// Every record of one kind at the tip, in batch order: listed from the batch folders' trees and read
+    /// by id. A file that does not decode fails the whole read (the caller decides whether that matters).
+    public func all<T: StoredRecord>(_ type: T.Type) throws(Failure) -> [T] {
+        let entries: [TreeEntry]
+        do { entries = try self.entries(type) } catch { throw .git(error) }
+        var found: [T] = []
+        for entry in entries {
+            let bytes: [UInt8]
+            do { bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes) } catch { throw .git(error) }
+            do { found.append(try T(storedBytes: bytes)) } catch { throw .undecodable(path: entry.name, error) }
+        }
+        return found
+    }
+
+    // MARK: - The write log
+
+    /// Write-log entry `sequence`, nil when the tip's log does not hold it.
+    public func logEntry(_ sequence: Int64) throws(Failure) -> WriteLogEntry? {
+        let path = LedgerLayout.logEntryPath(sequence)
+        let bytes: [UInt8]?
+        do { bytes = try file(path) } catch { throw .git(error) }
+        guard let bytes else { return nil }
+        do {
+            return try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+        } catch {
+            throw .undecodable(path: path, error)
+        }
+    }
+
+    /// Each binding's last successful write among the log's first `size` entries, counting only writes
+    /// recorded at or before `time` if given: the entries are listed from the log's trees (zero-padded
+    /// names, so tree order is sequence order) and read by id.
+    public func lastWrittenBits(upTo size: Int64, recordedBy time: Instant? = nil) throws(Failure)
+        -> [String: DeviceBits]
+    {
+        let files: [TreeEntry]
+        do { files = try repository.logEntries(inCommit: tip) } catch { throw .git(error) }
+        var bits: [String: DeviceBits] = [:]
+        for file in files {
+            let bytes: [UInt8]
+            do { bytes = try repository.readBlob(file.id, limit: Limits.maxRecordBytes) } catch { throw .git(error) }
+            let entry: WriteLogEntry
+            do {
+                entry = try WriteLogEntry(json: try CanonicalJSON.parse(bytes))
+            } catch {
+                throw .undecodable(path: "\(LedgerLayout.logFolder)/…/\(file.name)", error)
+            }
+            guard entry.sequence <= size else { break }
+            if entry.succeeded, time.map({ entry.recordedAt <= $0 }) ?? true {
+                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+            }
+        }
+        return bits
+    }
+}

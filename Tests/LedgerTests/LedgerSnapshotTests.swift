@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+
+/// Issue 13: the one read model. What `LedgerSnapshot` reads from the example ledger is checked against
+/// stock git reading the same repository (`git ls-tree`, `git diff-tree`, `git show`), not against the
+/// code's own walk.
+@Suite("Ledger snapshot: the one read model, checked against stock git")
+struct LedgerSnapshotTests {
+    static let gitDirectory = ExampleLedgerTests.example.appendingPathComponent("ledger.git").path
+
+    static func git(_ arguments: [String]) -> String {
+        let result = runProcess("git", ["--git-dir", gitDirectory] + arguments)
+        precondition(result.status == 0, result.stderr)
+        return result.stdout
+    }
+
+    static func tip() throws -> (Repository, ObjectID) {
+        let repository = try Repository.open(gitDirectory)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        return (repository, tip)
+    }
+
+    @Test func recordsAndRootFilesAreWhatGitLists() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let listed = Self.git(["ls-tree", "-r", "--name-only", tip.hex]).split(separator: "\n")
+        let mandatePaths = listed.filter { $0.hasPrefix("batches/") && $0.contains("/mandates/") }
+        #expect(!mandatePaths.isEmpty)
+        // Every mandate git lists decodes, and the snapshot finds each by its content address.
+        let mandates = try snapshot.all(Mandate.self)
+        #expect(mandates.count == mandatePaths.count)
+        for mandate in mandates {
+            #expect(try snapshot.record(Mandate.self, mandate.address)?.address == mandate.address)
+        }
+        #expect(snapshot.index.count == listed.filter { $0.hasPrefix("batches/") }.count)
+        // The descriptor and the signers are the bytes git shows.
+        let descriptorText = Self.git(["show", "\(tip.hex):\(LedgerLayout.descriptorPath)"])
+        let descriptor = try snapshot.descriptor()
+        #expect(CanonicalJSON.encode(descriptor.json) == Array(descriptorText.utf8))
+        let signersText = Self.git(["show", "\(tip.hex):\(LedgerLayout.allowedSignersPath)"])
+        #expect(try snapshot.allowedSigners() == AllowedSigners(text: signersText))
+        // A record the ledger does not hold is absent, not an error.
+        #expect(try snapshot.record(Mandate.self, SHA256.hash(Array("absent".utf8))) == nil)
+    }
+
+    @Test func lastWrittenBitsFollowTheLogGitShows() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let trailers = try #require(snapshot.trailers)
+        // An independent fold: every log entry git lists, in name order, the last successful write wins.
+        var expected: [String: DeviceBits] = [:]
+        let paths = Self.git(["ls-tree", "-r", "--name-only", tip.hex, "log/"]).split(separator: "\n").sorted()
+        #expect(Int64(paths.count) == trailers.logSize)
+        for path in paths {
+            let object = try CanonicalJSON.parse(Array(Self.git(["show", "\(tip.hex):\(path)"]).utf8))
+            guard case .string("ok")? = object["outcome"], case .string(let binding)? = object["deviceBinding"],
+                case .bool(let caseOpen)? = object["caseOpen"], case .bool(let banned)? = object["banned"]
+            else { continue }
+            expected[binding] = DeviceBits(caseOpen: caseOpen, banned: banned)
+        }
+        #expect(!expected.isEmpty)
+        #expect(try snapshot.lastWrittenBits(upTo: trailers.logSize) == expected)
+        #expect(try snapshot.logEntry(trailers.logSize)?.sequence == trailers.logSize)
+        #expect(try snapshot.logEntry(trailers.logSize + 1) == nil)
+    }
+
+    /// The file-level diff every reader uses is `git diff-tree -r` for each commit of the example.
+    @Test func theDiffIsGitsDiffForEveryCommit() throws {
+        let (repository, tip) = try Self.tip()
+        for id in try repository.history(from: tip) {
+            let commit = try repository.commit(id)
+            let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
+            let ours = try repository.diffTrees(old: parentTree, new: commit.tree).map { change in
+                let letter =
+                    switch change.kind {
+                    case .added: "A"
+                    case .modified: "M"
+                    case .deleted: "D"
+                    }
+                return "\(letter)\t\(change.path)"
+            }
+            let arguments =
+                ["diff-tree", "-r", "--no-commit-id", "--name-status"] + (commit.parents.isEmpty ? ["--root"] : [])
+            let stock = Self.git(arguments + [id.hex]).split(separator: "\n").map(String.init)
+            #expect(ours.sorted() == stock.sorted(), "commit \(id.short)")
+        }
+    }
+
+    @Test func aFileReplacedByAFolderIsADeletionAndAdditions() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("repo")
+        #expect(runProcess("git", ["init", "-q", path]).status == 0)
+        func commit(_ setup: String) -> ObjectID {
+            let result = runProcess(
+                "sh",
+                [
+                    "-c",
+                    "cd \(path) && \(setup) && git add -A && git -c user.name=t -c user.email=t@t commit -qm x "
+                        + "&& git rev-parse HEAD",
+                ])
+            precondition(result.status == 0, result.stderr)
+            return ObjectID(hexString: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))!
+        }
+        let first = commit("echo one > a && echo keep > b")
+        let second = commit("rm a && mkdir a && echo two > a/x && echo three > a/y")
+        let repository = try Repository.open(path)
+        let changes = try repository.diffTrees(
+            old: try repository.commit(first).tree, new: try repository.commit(second).tree)
+        let listed = changes.map { "\($0.kind) \($0.path)" }.sorted()
+        #expect(listed == ["added a/x", "added a/y", "deleted a"])
+    }
+}

@@ -8,12 +8,12 @@
 
 SHELL := /bin/bash
 APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
-  golang-go golang-golang-x-mod-dev python3-cryptography
+  golang-go golang-golang-x-mod-dev python3-cryptography chromium
 SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle docs
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle docs report-screenshot
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -52,6 +52,16 @@ run: build
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-07-01T00:00:00Z --user $$(awk '$$1=="alice"{print $$2}' $(ACTORS))
 	@echo
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
+	@echo
+	@echo "== the public face: a static report and the DSA statements of reasons (both beside the example)"
+	@$(BIN) report $(EXAMPLE) --trust $(TRUST) --out ledger-example/report
+	@$(BIN) export dsa $(EXAMPLE) --trust $(TRUST) --out ledger-example/dsa-statements.jsonl
+
+## The README's screenshot of the example's report overview (headless Chromium, no network).
+report-screenshot: build
+	$(BIN) report $(EXAMPLE) --trust $(TRUST) --out ledger-example/report
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1500 \
+	  --screenshot=$(abspath docs/report-overview.png) file://$(abspath ledger-example/report/index.html)
 
 ## Regenerate the example from ledger-example/scenario.txt: its inputs, replay.sh, and the ledger replay.sh
 ## builds from them (bit-identical commits).

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LedgerStore", targets: ["LedgerStore"]),
         .library(name: "LedgerWriter", targets: ["LedgerWriter"]),
         .library(name: "LedgerVerifier", targets: ["LedgerVerifier"]),
+        .library(name: "LedgerReport", targets: ["LedgerReport"]),
     ],
     targets: [
         .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
@@ -21,11 +22,13 @@ let package = Package(
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
         .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerStore"]),
         // The vendor's writer: plans a batch, has the verifier's policies judge it, then publishes it.
+        .target(name: "LedgerReport", dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier"]),
         .target(
             name: "LedgerWriter",
             dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "CLibgit2", "COpenSSL", "CZlib"]),
         .executableTarget(
-            name: "onym-ledger", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier"]),
+            name: "onym-ledger",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport"]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         // Plays ledger-example/scenario.txt through the CLI (make example).
@@ -35,7 +38,9 @@ let package = Package(
             name: "LedgerBench", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport"]),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerTestSupport"],
+            dependencies: [
+                "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerTestSupport",
+            ],
             resources: [.copy("Vectors")]
         ),
     ]

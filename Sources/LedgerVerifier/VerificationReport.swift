@@ -16,6 +16,8 @@ public struct VerificationReport {
     public var evidence: [String] = []
     /// The auditor's state folder for this ledger, when state is kept.
     public var stateFolder: String?
+    /// The root of trust the history was checked against, as key fingerprints.
+    public var trust: [String] = []
 
     /// No integrity findings: the history is what the key holders published.
     public var isAuthentic: Bool { !failures.contains { $0.kind == .integrity } }

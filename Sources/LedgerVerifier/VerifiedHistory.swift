@@ -16,7 +16,7 @@ public final class VerifiedHistory {
     public let bindings: Set<String>
     public let revocations: [DesignationRevocation.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
-    let snapshot: LedgerSnapshot
+    public let snapshot: LedgerSnapshot
     private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
 
     init(snapshot: LedgerSnapshot, state: ReplayState) {

@@ -171,6 +171,7 @@ public enum Verifier {
         var report = VerificationReport(summary: summary, failures: failures, history: history)
         report.evidence = session.evidence
         report.stateFolder = session.folder
+        report.trust = session.trustFingerprints
         return report
     }
 

@@ -5,7 +5,8 @@ import LedgerVerifier
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
         Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
-        Inspect.self, Publish.self, Prove.self, CheckProof.self, Cosign.self, Textconv.self, GitSetup.self,
+        Inspect.self, Report.self, Export.self, Publish.self, Prove.self, CheckProof.self, Cosign.self, Textconv.self,
+        GitSetup.self,
         Keygen.self,
     ]
 

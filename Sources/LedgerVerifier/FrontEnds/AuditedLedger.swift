@@ -7,6 +7,12 @@ public import LedgerFormat
 public struct AuditedLedger {
     public let history: VerifiedHistory
     public let conductFindings: [PolicyFailure]
+    /// What the verification covered (commits, records, signatures, signers, the log).
+    public let summary: VerificationSummary
+    /// The root of trust it was checked against, as key fingerprints.
+    public let trust: [String]
+    /// The time the history was verified at.
+    public let verifiedAt: Instant
 
     /// Why a ledger cannot be evaluated.
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -41,7 +47,9 @@ public struct AuditedLedger {
         guard let history = report.history else {
             throw .notAuthentic(report.failures.filter { $0.kind == .integrity })
         }
-        return AuditedLedger(history: history, conductFindings: report.conductFindings)
+        return AuditedLedger(
+            history: history, conductFindings: report.conductFindings, summary: report.summary, trust: report.trust,
+            verifiedAt: now)
     }
 
     /// One line for stderr when the history shows the vendor breaking the rules.

@@ -22,6 +22,15 @@ enum Examples {
             "gate ledger.git --binding enrollment:… --at 2026-08-21T00:00:00Z --apple-bits 10 --json",
             "gate ledger.git --client --offline --binding enrollment:… --at 2026-08-20T00:00:00Z --last-success 2026-08-18T00:00:00Z",
         ],
+        "report": [
+            "report ledger.git --trust vendor-2026.pub --out site   # then open site/index.html",
+            "report ledger.git --out /srv/www/ledger --json",
+        ],
+        "export": [
+            "export dsa ledger.git --trust vendor-2026.pub --out statements.jsonl",
+            "export dsa ledger.git --config dsa-config.json --out statements.csv",
+            "export dsa --print-config > dsa-config.json   # the default mapping, to edit",
+        ],
         "reconcile": [
             "reconcile ledger.git --at 2026-07-15T00:00:00Z",
             "reconcile ledger.git --at 2026-11-01T00:00:00Z --all --json",

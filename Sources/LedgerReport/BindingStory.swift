@@ -1,0 +1,146 @@
+public import LedgerFormat
+
+/// One device binding's history as events in time order — consent, cases opened and decided, bits written
+/// and why, deadlines that passed, bans that ended or were reversed — each tied to the record that shows it.
+///
+/// The explanations come from the evaluator's own fold (`DeviceFold`) over the verified facts: the report
+/// says what the rules say, in the words of the rule that applied, not a second reading of them.
+public struct BindingStory: Sendable {
+    public enum Event: Sendable {
+        case consent(Mandate)
+        case verdict(Verdict, receipt: VerdictReceipt?, reverses: [Verdict])
+        /// An open case's decision deadline passed without a decision the vendor had received: the fold
+        /// dismisses it by default.
+        case deadlineDefault(openCase: Verdict, deadline: Instant)
+        case banEnded(Verdict, at: Instant)
+        case write(WriteLogEntry, explanation: String, governedBy: ContentAddress?, unauthorized: Bool)
+
+        public var time: Instant {
+            switch self {
+            case .consent(let mandate): mandate.acceptedAt
+            case .verdict(let verdict, let receipt, _): max(verdict.decidedAt, receipt?.receivedAt ?? verdict.decidedAt)
+            case .deadlineDefault(_, let deadline): deadline
+            case .banEnded(_, let at): at
+            case .write(let entry, _, _, _): entry.recordedAt
+            }
+        }
+
+        /// Ties at one instant read in cause order: consent, verdicts, what the rules did, then the write.
+        var rank: Int {
+            switch self {
+            case .consent: 0
+            case .verdict: 1
+            case .deadlineDefault, .banEnded: 2
+            case .write: 3
+            }
+        }
+    }
+
+    public let binding: String
+    public let events: [Event]
+    /// The bits the rules give the binding at the report's time, and what governs them.
+    public let intended: DeviceFold.Result
+    /// The bits of the binding's last successful write.
+    public let lastWritten: DeviceBits?
+    /// The identities whose mandates name the binding.
+    public let users: [String]
+
+    /// The story of `binding` from the verified facts, with `unauthorized` the sequences of its writes that
+    /// conduct findings name.
+    init(
+        binding: String, mandates: [Mandate], verdicts: [Verdict], receipts: [ContentAddress: VerdictReceipt],
+        entries: [WriteLogEntry], facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
+        unauthorized: Set<Int64>, at now: Instant
+    ) {
+        self.binding = binding
+        var events: [Event] = mandates.map { .consent($0) }
+        let ordered = verdicts.sorted {
+            ($0.decidedAt, $0.disposition.tieRank) < ($1.decidedAt, $1.disposition.tieRank)
+        }
+        for verdict in ordered {
+            // A dismissal reverses the bans decided earlier in its case.
+            let reverses =
+                verdict.disposition == .dismiss
+                ? ordered.filter {
+                    $0.disposition == .ban && $0.caseId == verdict.caseId && $0.authority == verdict.authority
+                        && $0.decidedAt <= verdict.decidedAt
+                } : []
+            events.append(.verdict(verdict, receipt: receipts[verdict.ref], reverses: reverses))
+        }
+        let verdictByRef = Dictionary(verdicts.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
+        for fact in facts {
+            // What the fold does at the deadline itself: the default applies when the rules say it does.
+            if let deadline = fact.decisionDeadline, deadline <= now, let verdict = verdictByRef[fact.ref],
+                DeviceFold.evaluate(facts, revocations: revocations, at: deadline).appliedRules.contains(
+                    .decisionDeadlineDefault),
+                !facts.contains(where: {
+                    $0.caseKey == fact.caseKey && $0.disposition != .openCase && $0.knownAt <= deadline
+                })
+            {
+                events.append(.deadlineDefault(openCase: verdict, deadline: deadline))
+            }
+            if fact.disposition == .ban, let ends = fact.banExpires, ends <= now, let verdict = verdictByRef[fact.ref],
+                !facts.contains(where: {
+                    $0.caseKey == fact.caseKey && $0.disposition == .dismiss && $0.knownAt <= ends
+                })
+            {
+                events.append(.banEnded(verdict, at: ends))
+            }
+        }
+        for entry in entries {
+            let fold = DeviceFold.evaluate(facts, revocations: revocations, at: entry.recordedAt)
+            let governing = ContentAddress(hex: entry.authorizedBy)
+            events.append(
+                .write(
+                    entry, explanation: Self.explain(entry, fold: fold), governedBy: governing,
+                    unauthorized: unauthorized.contains(entry.sequence)))
+        }
+        self.events = events.enumerated().sorted { a, b in
+            (a.element.time, a.element.rank, a.offset) < (b.element.time, b.element.rank, b.offset)
+        }.map(\.element)
+        intended = DeviceFold.evaluate(facts, revocations: revocations, at: now)
+        lastWritten = entries.last { $0.succeeded }.map { DeviceBits(caseOpen: $0.caseOpen, banned: $0.banned) }
+        var users: [String] = []
+        for mandate in mandates where !users.contains(mandate.userKey) { users.append(mandate.userKey) }
+        self.users = users
+    }
+
+    /// Why the rules gave a write its bits, in plain words.
+    static func explain(_ entry: WriteLogEntry, fold: DeviceFold.Result) -> String {
+        let requested = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+        var reason: String
+        if let ban = fold.governingBan {
+            reason = "a ban in force (case \(ban.caseId) of \(ban.authority))"
+        } else if let open = fold.openCases.last {
+            reason = "an open case (case \(open.caseId) of \(open.authority))"
+        } else if let rule = EvaluatorRule(rawValue: fold.authorizedBy) {
+            reason = "rule \(rule.rawValue): " + Self.describe(rule)
+        } else {
+            reason = "the latest decision (\(fold.authorizedBy.prefix(12))…)"
+        }
+        if requested != fold.bits {
+            reason += "; the rules give \(Self.words(fold.bits)) at this time, not what was written"
+        }
+        return
+            "\(Self.words(requested).prefix(1).uppercased())\(Self.words(requested).dropFirst()), because of \(reason)."
+    }
+
+    static func describe(_ rule: EvaluatorRule) -> String {
+        switch rule {
+        case .expiry: "the ban that last applied has expired"
+        case .reconciliation: "no verdict applies, so the device is set clear"
+        case .decisionDeadlineDefault: "an open case passed its decision deadline without a decision and is dismissed"
+        case .designationRevocation: "the authority's designation was revoked, so its verdicts no longer apply"
+        }
+    }
+
+    /// The two bits in words.
+    static func words(_ bits: DeviceBits) -> String {
+        switch (bits.banned, bits.caseOpen) {
+        case (true, true): "banned, with a case open"
+        case (true, false): "banned"
+        case (false, true): "a case open"
+        case (false, false): "clear"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import LedgerFormat
+
+/// How one record is shown wherever it appears: its kind, content address, path in the ledger, its exact
+/// canonical JSON, and the commands that check it without this site.
+enum RecordBlock {
+    static func render(_ stored: LedgerContents.Stored, title: String) -> String {
+        let bytes = String(decoding: stored.record.storedBytes, as: UTF8.self)
+        let short = String(stored.address.hex.prefix(12))
+        return """
+            <section class="record" id="\(SiteLinks.anchor(stored))" aria-label="\(HTML.escape(stored.kindName)) \(short)">
+            <h3>\(HTML.escape(title))</h3>
+            \(HTML.facts([
+                ("Kind", HTML.escape(stored.kindName)),
+                (stored.record is VerdictReceipt ? "Named by its verdict's address" : "Content address", HTML.address(stored.address)),
+                ("SHA-256 of the stored bytes (its log leaf)", HTML.address(SHA256.hash(stored.record.storedBytes))),
+                ("Stored at", "<code>\(HTML.escape(stored.path))</code>"),
+            ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
+            <pre class="json">\(HTML.escape(bytes))</pre>
+            </details>
+            \(commands(record: stored.path))</section>
+
+            """
+    }
+
+    /// A write-log entry: its fields, its path, and the commands for it.
+    static func render(entry: WriteLogEntry, title: String, note: String) -> String {
+        let bytes = String(decoding: CanonicalJSON.encode(entry.json), as: UTF8.self)
+        return """
+            <section class="record write" id="\(SiteLinks.writeAnchor(entry.sequence))" aria-label="write \(entry.sequence)">
+            <h3>\(HTML.escape(title))</h3>
+            \(note)\(HTML.facts([
+                ("Sequence", "\(entry.sequence)"),
+                ("Stored at", "<code>\(HTML.escape(LedgerLayout.logEntryPath(entry.sequence)))</code>"),
+                ("Chain hash", "<code class=\"address\">\(HTML.escape(entry.entryHash))</code>"),
+            ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
+            <pre class="json">\(HTML.escape(bytes))</pre>
+            </details>
+            \(commands(record: "log:\(entry.sequence)"))</section>
+
+            """
+    }
+
+    private static func commands(record: String) -> String {
+        """
+        <details class="check"><summary>Check it yourself</summary>
+        <pre>onym-ledger verify LEDGER --trust TRUST
+        onym-ledger show LEDGER \(HTML.escape(record))
+        onym-ledger prove LEDGER \(HTML.escape(record)) &gt; proof.txt
+        onym-ledger check-proof proof.txt --log-key VKEY</pre>
+        </details>
+
+        """
+    }
+}

@@ -1,0 +1,106 @@
+import LedgerFormat
+
+/// The overview's timeline as inline SVG: per week (Monday 00:00 UTC), the bit writes (ok and failed) and
+/// the verdicts by disposition, as two bar charts over one time axis — with the same numbers as a table
+/// for screen readers and for reading exact values.
+enum TimelineChart {
+    struct Week {
+        var writesOK = 0
+        var writesFailed = 0
+        var openCase = 0
+        var ban = 0
+        var dismiss = 0
+        var verdicts: Int { openCase + ban + dismiss }
+        var writes: Int { writesOK + writesFailed }
+    }
+
+    static let secondsPerWeek: Int64 = 7 * 86_400
+    /// 1970-01-01 was a Thursday: weeks start three days before each multiple of seven days.
+    static let mondayOffset: Int64 = 3 * 86_400
+
+    static func weekStart(_ instant: Instant) -> Int64 {
+        let shifted = instant.seconds + mondayOffset
+        let floored = shifted >= 0 ? shifted / secondsPerWeek : (shifted - secondsPerWeek + 1) / secondsPerWeek
+        return floored * secondsPerWeek - mondayOffset
+    }
+
+    static func weeks(_ model: ReportModel) -> [(start: Int64, week: Week)] {
+        var weeks: [Int64: Week] = [:]
+        for entry in model.contents.entries {
+            let key = weekStart(entry.recordedAt)
+            if entry.succeeded {
+                weeks[key, default: Week()].writesOK += 1
+            } else {
+                weeks[key, default: Week()].writesFailed += 1
+            }
+        }
+        for verdict in model.contents.verdicts {
+            let key = weekStart(verdict.decidedAt)
+            switch verdict.disposition {
+            case .openCase: weeks[key, default: Week()].openCase += 1
+            case .ban: weeks[key, default: Week()].ban += 1
+            case .dismiss: weeks[key, default: Week()].dismiss += 1
+            }
+        }
+        guard let first = weeks.keys.min(), let last = weeks.keys.max() else { return [] }
+        // Every week between the first and the last, empty ones included, so the axis is time.
+        return stride(from: first, through: last, by: Int(secondsPerWeek)).map { ($0, weeks[$0] ?? Week()) }
+    }
+
+    static func render(_ model: ReportModel) -> String {
+        let weeks = weeks(model)
+        guard !weeks.isEmpty else { return "<p>No writes or verdicts yet.</p>\n" }
+        let width = 760
+        let barWidth = max(2, min(24, (width - 40) / weeks.count))
+        let chartHeight = 90
+        func chart(title: String, series: [(name: String, className: String, value: (Week) -> Int)]) -> String {
+            let peak = max(1, weeks.map { week in series.reduce(0) { $0 + $1.value(week.week) } }.max() ?? 1)
+            var svg =
+                "<figure><svg role=\"img\" aria-label=\"\(HTML.escape(title)), weekly\" viewBox=\"0 0 \(width) \(chartHeight + 30)\" class=\"chart\">\n"
+            svg += "<title>\(HTML.escape(title)), weekly; peak \(peak)</title>\n"
+            for (index, item) in weeks.enumerated() {
+                var y = chartHeight
+                let x = 30 + index * barWidth
+                for part in series {
+                    let value = part.value(item.week)
+                    guard value > 0 else { continue }
+                    let height = max(1, value * chartHeight / peak)
+                    y -= height
+                    svg +=
+                        "<rect class=\"\(part.className)\" x=\"\(x)\" y=\"\(y)\" width=\"\(max(1, barWidth - 1))\" height=\"\(height)\"><title>week of \(String(Instant(seconds: item.start).rfc3339.prefix(10))): \(value) \(HTML.escape(part.name))</title></rect>\n"
+                }
+            }
+            svg +=
+                "<text x=\"0\" y=\"12\" class=\"axis\">\(peak)</text><text x=\"0\" y=\"\(chartHeight)\" class=\"axis\">0</text>\n"
+            svg +=
+                "<text x=\"30\" y=\"\(chartHeight + 20)\" class=\"axis\">\(String(Instant(seconds: weeks[0].start).rfc3339.prefix(10)))</text>\n"
+            svg +=
+                "<text x=\"\(30 + (weeks.count - 1) * barWidth)\" y=\"\(chartHeight + 20)\" class=\"axis\" text-anchor=\"end\">\(String(Instant(seconds: weeks[weeks.count - 1].start).rfc3339.prefix(10)))</text>\n"
+            svg += "</svg>\n<figcaption>\(HTML.escape(title)): "
+            svg += series.map { "<span class=\"key \($0.className)\"></span>\(HTML.escape($0.name))" }.joined(
+                separator: " ")
+            return svg + "</figcaption></figure>\n"
+        }
+        var out = chart(
+            title: "Bit writes",
+            series: [("ok", "write-ok", { $0.writesOK }), ("failed", "write-failed", { $0.writesFailed })])
+        out += chart(
+            title: "Verdicts",
+            series: [
+                ("open-case", "open-case", { $0.openCase }), ("ban", "ban", { $0.ban }),
+                ("dismiss", "dismiss", { $0.dismiss }),
+            ])
+        let rows = weeks.filter { $0.week.writes + $0.week.verdicts > 0 }.map { item in
+            [
+                String(Instant(seconds: item.start).rfc3339.prefix(10)), "\(item.week.writesOK)",
+                "\(item.week.writesFailed)",
+                "\(item.week.openCase)", "\(item.week.ban)", "\(item.week.dismiss)",
+            ]
+        }
+        out += "<details><summary>The numbers</summary>\n"
+        out += HTML.table(
+            caption: "Per week (weeks start Monday, UTC)",
+            headers: ["Week of", "Writes ok", "Writes failed", "Open-case", "Ban", "Dismiss"], rows: rows)
+        return out + "</details>\n"
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerReport
+
+/// Issue 16: `export dsa` writes statements of reasons the DSA Transparency Database would accept, one per
+/// ban and per reversal — checked by an independent script (`Tests/Interop/dsacheck.py`: Python `jsonschema`
+/// against the schema written from the database's rules, and the bans and reversals read from the ledger
+/// with stock git).
+@Suite("DSA export: statements of reasons")
+struct DSAExportTests {
+    static let schema = ExampleLedgerTests.root.appendingPathComponent("schemas/dsa-statement-of-reasons.schema.json")
+    static let checker = ExampleLedgerTests.root.appendingPathComponent("Tests/Interop/dsacheck.py")
+
+    @Test func theExampleExportsValidCompleteStatements() throws {
+        let scratch = ScratchDirectory()
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let state = scratch.path("state")
+        let jsonl = scratch.path("statements.jsonl")
+        let csv = scratch.path("statements.csv")
+        let first = CLI.run([
+            "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--state", state, "--out", jsonl,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(CLI.run(["export", "dsa", ledger, "--state", state, "--out", csv]).status == 0)
+        let check = runProcess("python3", [Self.checker.path, ledger, jsonl, csv, Self.schema.path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("reversals) valid and complete"))
+        // The example has both kinds.
+        #expect(!check.stdout.contains(" 0 reversals") && !check.stdout.contains("(0 bans"))
+        // Exported twice, the same bytes (a stable export a vendor can diff).
+        let again = scratch.path("again.jsonl")
+        #expect(CLI.run(["export", "dsa", ledger, "--state", state, "--out", again]).status == 0)
+        #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: jsonl))
+    }
+
+    /// The checker itself refuses what the database would refuse (so its "ok" means something).
+    @Test func theCheckerRefusesAStatementTheDatabaseWouldRefuse() throws {
+        let scratch = ScratchDirectory()
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let jsonl = scratch.path("statements.jsonl")
+        let csv = scratch.path("statements.csv")
+        #expect(CLI.run(["export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--out", jsonl]).status == 0)
+        #expect(CLI.run(["export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--out", csv]).status == 0)
+        let text = try String(contentsOfFile: jsonl, encoding: .utf8)
+        for (broken, why) in [
+            (text.replacingOccurrences(of: "\"puid\":\"onym-", with: "\"puid\":\"onym:"), "does not match"),
+            (
+                text.replacingOccurrences(of: "STATEMENT_CATEGORY_VIOLENCE", with: "STATEMENT_CATEGORY_HATE"),
+                "is not one of"
+            ),
+            (String(text.split(separator: "\n").dropLast().joined(separator: "\n")) + "\n", "differ from the ledger"),
+        ] {
+            try Data(broken.utf8).write(to: URL(fileURLWithPath: jsonl))
+            let check = runProcess("python3", [Self.checker.path, ledger, jsonl, csv, Self.schema.path])
+            #expect(check.status == 1, "\(why): \(check.stdout)")
+            #expect(check.stdout.contains(why), "\(check.stdout)")
+        }
+    }
+
+    @Test func aConfigValueTheDatabaseWouldRefuseIsNamed() throws {
+        let scratch = ScratchDirectory()
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let printed = CLI.run(["export", "dsa", "--print-config"])
+        #expect(printed.status == 0)
+        let config = scratch.path("config.json")
+        try Data(printed.stdout.replacingOccurrences(of: "STATEMENT_CATEGORY_VIOLENCE", with: "VIOLENCE").utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let out = scratch.path("out.jsonl")
+        let result = CLI.run([
+            "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--config", config, "--out", out,
+        ])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("classes.credible-violence.category"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // An unknown key (a typo) is refused too.
+        try Data(printed.stdout.replacingOccurrences(of: "\"account_type\"", with: "\"acount_type\"").utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let typo = CLI.run([
+            "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--config", config, "--out", out,
+        ])
+        #expect(typo.status == 65, "\(typo.stderr)")
+    }
+
+    /// The exporter's vocabulary and the schema state the database's allowed values twice; they must agree.
+    @Test func theVocabularyIsTheSchemas() throws {
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schema)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: [String: Any]])
+        func enumeration(_ field: String, items: Bool = false) -> Set<String> {
+            let node = items ? properties[field]?["items"] as? [String: Any] : properties[field]
+            return Set((node?["enum"] as? [Any] ?? []).compactMap { $0 as? String })
+        }
+        #expect(enumeration("category") == Set(DSAVocabulary.categories))
+        #expect(enumeration("category_specification", items: true) == Set(DSAVocabulary.keywords))
+        #expect(enumeration("decision_ground") == Set(DSAVocabulary.decisionGrounds))
+        #expect(enumeration("account_type") == Set(DSAVocabulary.accountTypes))
+        #expect(enumeration("source_type") == Set(DSAVocabulary.sourceTypes))
+        #expect(enumeration("automated_detection") == Set(DSAVocabulary.automatedDetections))
+        #expect(enumeration("automated_decision") == Set(DSAVocabulary.automatedDecisions))
+        #expect(enumeration("content_type", items: true) == Set(DSAVocabulary.contentTypes))
+        #expect(enumeration("territorial_scope", items: true) == Set(DSAVocabulary.countries))
+        // The default config parses and every value in it is the database's.
+        let standard = DSAConfig.standard
+        #expect(standard.classes.count == 4)
+    }
+
+    @Test(arguments: [
+        ("2026-06-06T08:00:00Z", "2026-06-06"), ("1999-12-31T23:59:59Z", "2000-01-01"),
+        ("2040-01-01T00:00:00Z", "2038-01-01"),
+    ])
+    func datesAreUTCAndInTheDatabasesRange(instant: String, date: String) throws {
+        #expect(DSAExport.date(try Instant.parse(instant, field: "t")) == date)
+    }
+
+    @Test func decisionFactsFitTheDatabasesLimit() throws {
+        let long = String(repeating: "é", count: 6_000)
+        let facts = DSAExport.factsText(
+            head: "Head.", reasoning: long, tail: " Tail.")
+        #expect(facts.count == DSAVocabulary.maxFacts)
+        #expect(facts.hasPrefix("Head. Reasoning: ") && facts.hasSuffix("… Tail."))
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+@testable import LedgerReport
+
+/// Issue 16: `report` writes a static site from verified history only — every link resolves inside the site,
+/// nothing loads from the network, ledger text is escaped, a ledger that does not verify gets nothing.
+@Suite("Public report: the static site", .serialized)
+struct PublicReportTests {
+    static let conformance = ExampleLedgerTests.root.appendingPathComponent("conformance")
+
+    /// Generates the example's report into `scratch` and returns the site's folder.
+    static func exampleSite(_ scratch: borrowing ScratchDirectory) -> String {
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let site = scratch.path("site")
+        let result = CLI.run([
+            "report", ledger, "--trust", ExampleLedgerTests.trust, "--out", site, "--json", "--state",
+            scratch.path("state"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        return site
+    }
+
+    static func files(under folder: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: folder)!
+        return enumerator.compactMap { $0 as? String }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    /// Every `href`/`src` value in an HTML text (a second, regex-based reading, not the generator's links).
+    static func references(in html: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(?:href|src)="([^"]*)""#)
+        let range = NSRange(html.startIndex..., in: html)
+        return pattern.matches(in: html, range: range).map { String(html[Range($0.range(at: 1), in: html)!]) }
+    }
+
+    static func ids(in html: String) -> Set<String> {
+        let pattern = try! NSRegularExpression(pattern: #"\sid="([^"]*)""#)
+        let range = NSRange(html.startIndex..., in: html)
+        return Set(pattern.matches(in: html, range: range).map { String(html[Range($0.range(at: 1), in: html)!]) })
+    }
+
+    @Test func everyLinkOfTheExampleReportResolvesInsideTheSite() throws {
+        let scratch = ScratchDirectory()
+        let site = Self.exampleSite(scratch)
+        let files = Self.files(under: site)
+        let pages = files.filter { $0.hasSuffix(".html") }
+        #expect(pages.contains("index.html") && pages.contains("search.html") && pages.contains("bindings/index.html"))
+        #expect(files.filter { $0.hasPrefix("search/") }.count == 256)
+        var checked = 0
+        var idsByPage: [String: Set<String>] = [:]
+        for page in pages {
+            let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+            idsByPage[page] = Self.ids(in: html)
+        }
+        for page in pages {
+            let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+            // Every page says it comes from verified history and gives the way to check it.
+            #expect(html.contains("verify.html"), "\(page)")
+            let base = URL(fileURLWithPath: site + "/" + page).deletingLastPathComponent()
+            for reference in Self.references(in: html) {
+                // No network at view time: nothing is loaded or linked by an absolute URL (ledger text that
+                // holds a URL, an appeal link, is shown as text).
+                #expect(!reference.contains(":"), "\(page) references \(reference)")
+                let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let target =
+                    parts[0].isEmpty
+                    ? page
+                    : base.appendingPathComponent(String(parts[0])).standardized.path
+                        .replacingOccurrences(of: site + "/", with: "")
+                #expect(files.contains(target), "\(page) links to \(reference), which is not in the site")
+                if parts.count == 2 {
+                    #expect(
+                        idsByPage[target]?.contains(String(parts[1])) == true,
+                        "\(page) links to \(reference): no such anchor")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 1_000)
+        // Every authority of the ledger and every actor's binding has its page.
+        let actors = try String(
+            contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+        for line in actors.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t").map(String.init)
+            let path =
+                fields[2].hasPrefix("onym:component:") ? SiteLinks.authority(fields[2]) : SiteLinks.binding(fields[2])
+            #expect(files.contains(path), "\(fields[0]) has no page")
+        }
+    }
+
+    @Test func theStoryOfBrunoIsTheLedgersStory() throws {
+        let scratch = ScratchDirectory()
+        let site = Self.exampleSite(scratch)
+        let bruno = try #require(Self.actorBinding("bruno"))
+        let html = try String(contentsOfFile: site + "/" + SiteLinks.binding(bruno), encoding: .utf8)
+        // Against the ledger itself: every write entry git lists for this binding appears, with its sequence.
+        let ledger = ExampleLedgerTests.example.appendingPathComponent("ledger.git").path
+        let listed = runProcess("git", ["--git-dir", ledger, "grep", "-l", bruno, "main", "--", "log/"]).stdout
+            .split(separator: "\n")
+        #expect(!listed.isEmpty)
+        for line in listed {
+            let sequence = Int(line.split(separator: "/").last!.dropLast(5))!
+            #expect(html.contains("id=\"w-\(sequence)\""), "write \(sequence) of bruno is not in his story")
+        }
+        #expect(html.contains("<strong>Consent.</strong>"))
+        #expect(html.contains("banned the device in case"))
+        #expect(html.contains("Canonical JSON"))
+    }
+
+    static func actorBinding(_ name: String) -> String? {
+        let table = try? String(
+            contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+        return table?.split(separator: "\n").first { $0.hasPrefix(name + "\t") }.map {
+            String($0.split(separator: "\t")[2])
+        }
+    }
+
+    /// Runs `report` on a copy of a conformance-suite ledger; the site goes to `scratch/site`.
+    static func reportOfConformanceCase(_ name: String, _ scratch: borrowing ScratchDirectory) -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let copy = scratch.path(name + ".git")
+        #expect(
+            runProcess("cp", ["-a", conformance.appendingPathComponent("ledgers/\(name).git").path, copy]).status == 0)
+        return CLI.run([
+            "report", copy, "--trust", conformance.appendingPathComponent("trust.pub").path, "--out",
+            scratch.path("site"),
+        ])
+    }
+
+    @Test func aLedgerThatIsNotAuthenticGetsNoReport() throws {
+        let scratch = ScratchDirectory()
+        let result = Self.reportOfConformanceCase("CommitSignaturePolicy", scratch)
+        let site = scratch.path("site")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("not authentic"))
+        #expect(!FileManager.default.fileExists(atPath: site))
+        #expect(Self.files(under: scratch.path("")).allSatisfy { !$0.contains(".partial-") })
+    }
+
+    @Test func conductFindingsComeFirst() throws {
+        let scratch = ScratchDirectory()
+        let result = Self.reportOfConformanceCase("WriteReplayPolicy-conduct", scratch)
+        let site = scratch.path("site")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("conduct finding"))
+        let html = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        let finding = try #require(html.range(of: "WriteReplayPolicy"))
+        let vendor = try #require(html.range(of: "The vendor and what it may write"))
+        #expect(finding.lowerBound < vendor.lowerBound)
+        #expect(html.contains("conduct finding(s)"))
+        // The finding links to the write it names, and that page flags it.
+        let link = try #require(Self.references(in: html).first { $0.contains("#w-") })
+        let page = try String(contentsOfFile: site + "/" + link.split(separator: "#")[0], encoding: .utf8)
+        #expect(page.contains("Conduct finding:"))
+    }
+
+    @Test func aFolderOfOtherFilesIsNeverReplaced() throws {
+        let scratch = ScratchDirectory()
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let folder = scratch.path("mine")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let result = CLI.run(["report", ledger, "--trust", ExampleLedgerTests.trust, "--out", folder])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("not an onym-ledger report"))
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "keep me")
+        // A report replaces a report: the second run swaps the whole site.
+        let site = scratch.path("site")
+        #expect(CLI.run(["report", ledger, "--trust", ExampleLedgerTests.trust, "--out", site]).status == 0)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: site + "/stale.html"))
+        #expect(CLI.run(["report", ledger, "--trust", ExampleLedgerTests.trust, "--out", site]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: site + "/stale.html"))
+        #expect(FileManager.default.fileExists(atPath: site + "/index.html"))
+    }
+
+    /// Ledger text is written by parties the report does not trust: it is escaped as text everywhere.
+    @Test(arguments: [
+        ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+        ("\"><img src=x onerror=alert(1)>", "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"),
+        ("a & b 'c'", "a &amp; b &#39;c&#39;"),
+        ("enrollment:ok", "enrollment:ok"),
+    ])
+    func ledgerTextIsEscaped(input: String, expected: String) {
+        #expect(HTML.escape(input) == expected)
+    }
+
+    @Test func theSearchShardIsFNV1a() {
+        // FNV-1a 32-bit known answers (the published test vectors): "" → 0x811c9dc5, "a" → 0xe40c292c,
+        // "foobar" → 0xbf9cf968; the shard is the low byte.
+        #expect(SiteLinks.searchShard("") == "c5")
+        #expect(SiteLinks.searchShard("a") == "2c")
+        #expect(SiteLinks.searchShard("foobar") == "68")
+    }
+}

@@ -61,10 +61,7 @@ public struct LedgerContents: Sendable {
                     throw LedgerSnapshot.Failure.undecodable(path: path, error)
                 }
             }
-            let size = snapshot.trailers?.logSize ?? 0
-            for sequence in Int64(1)...max(size, 1) where sequence <= size {
-                if let entry = try snapshot.logEntry(sequence) { entries.append(entry) }
-            }
+            entries = try snapshot.logEntries(upTo: snapshot.trailers?.logSize ?? 0)
             signerChanges = try Self.signerChanges(repository: repository, tip: tip)
         } catch let error as LedgerSnapshot.Failure {
             throw error

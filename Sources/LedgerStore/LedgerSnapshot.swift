@@ -173,15 +173,12 @@ public final class LedgerSnapshot {
         }
     }
 
-    /// Each binding's last successful write among the log's first `size` entries, counting only writes
-    /// recorded at or before `time` if given: the entries are listed from the log's trees (zero-padded
-    /// names, so tree order is sequence order) and read by id.
-    public func lastWrittenBits(upTo size: Int64, recordedBy time: Instant? = nil) throws(Failure)
-        -> [String: DeviceBits]
-    {
+    /// The log's first `size` entries, in sequence order: listed from the log's trees (zero-padded names, so
+    /// tree order is sequence order; each tree read once) and read by id.
+    public func logEntries(upTo size: Int64) throws(Failure) -> [WriteLogEntry] {
         let files: [TreeEntry]
         do { files = try repository.logEntries(inCommit: tip) } catch { throw .git(error) }
-        var bits: [String: DeviceBits] = [:]
+        var entries: [WriteLogEntry] = []
         for file in files {
             let bytes: [UInt8]
             do { bytes = try repository.readBlob(file.id, limit: Limits.maxRecordBytes) } catch { throw .git(error) }
@@ -192,9 +189,19 @@ public final class LedgerSnapshot {
                 throw .undecodable(path: "\(LedgerLayout.logFolder)/…/\(file.name)", error)
             }
             guard entry.sequence <= size else { break }
-            if entry.succeeded, time.map({ entry.recordedAt <= $0 }) ?? true {
-                bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
-            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Each binding's last successful write among the log's first `size` entries, counting only writes
+    /// recorded at or before `time` if given.
+    public func lastWrittenBits(upTo size: Int64, recordedBy time: Instant? = nil) throws(Failure)
+        -> [String: DeviceBits]
+    {
+        var bits: [String: DeviceBits] = [:]
+        for entry in try logEntries(upTo: size) where entry.succeeded && time.map({ entry.recordedAt <= $0 }) ?? true {
+            bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
         }
         return bits
     }

@@ -5,21 +5,35 @@ import LedgerFormat
 /// Every value from the ledger is text written by someone else (an authority's reasoning, a binding, a URL):
 /// it goes through ``escape(_:)`` and is never placed in an attribute that loads or runs anything.
 enum HTML {
-    /// `text` with the five characters that mean markup replaced by references.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
+    /// `text` with the five characters that mean markup replaced by references: safe in element content
+    /// and in quoted attribute values.
+    static func escape(_ text: String) -> String { escape(text, quotes: true) }
+
+    /// `text` for element content only (`&`, `<`, `>` replaced): canonical JSON keeps its quotes readable.
+    static func text(_ text: String) -> String { escape(text, quotes: false) }
+
+    private static func escape(_ text: String, quotes: Bool) -> String {
+        func special(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || (quotes && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")))
+        }
+        guard text.utf8.contains(where: special) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 64)
+        for byte in text.utf8 {
+            guard special(byte) else {
+                out.append(byte)
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            default: out += "&#39;".utf8
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A whole page: `depth` is how many folders below the site's root it lives (0 or 1), so links to the

@@ -15,7 +15,7 @@ enum RecordBlock {
                 ("SHA-256 of the stored bytes (its log leaf)", HTML.address(SHA256.hash(stored.record.storedBytes))),
                 ("Stored at", "<code>\(HTML.escape(stored.path))</code>"),
             ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
-            <pre class="json">\(HTML.escape(bytes))</pre>
+            <pre class="json">\(HTML.text(bytes))</pre>
             </details>
             \(commands(record: stored.path))</section>
 
@@ -33,7 +33,7 @@ enum RecordBlock {
                 ("Stored at", "<code>\(HTML.escape(LedgerLayout.logEntryPath(entry.sequence)))</code>"),
                 ("Chain hash", "<code class=\"address\">\(HTML.escape(entry.entryHash))</code>"),
             ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
-            <pre class="json">\(HTML.escape(bytes))</pre>
+            <pre class="json">\(HTML.text(bytes))</pre>
             </details>
             \(commands(record: "log:\(entry.sequence)"))</section>
 

@@ -34,7 +34,8 @@ enum SiteAssets {
         ol.story > li { border-left: 3px solid var(--line); padding: .25rem 0 .5rem 1rem; margin-bottom: .75rem; }
         .when { color: var(--muted); margin: 0; font-size: .9rem; }
         .record { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem; margin: .5rem 0; }
-        blockquote { margin: .5rem 0; padding-left: .75rem; border-left: 3px solid var(--line); }
+        blockquote { margin: .5rem 0; padding-left: .75rem; border-left: 3px solid var(--line); overflow-wrap: anywhere; }
+        main p { overflow-wrap: anywhere; }
         svg.chart { width: 100%; max-width: 760px; height: auto; }
         svg .axis { font-size: 10px; fill: var(--muted); }
         .write-ok { fill: var(--okbar); } .write-failed { fill: var(--bad); }

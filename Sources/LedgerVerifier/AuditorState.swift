@@ -83,6 +83,8 @@ public struct AuditorState: Sendable {
     var journalPath: String { folder + "/journal.jsonl" }
     /// The checkpoint's record index (``RecordIndex``), beside `state.json`.
     var indexPath: String { folder + "/records.index" }
+    /// The checkpoint's replay maps (``ReplayMaps``), beside `state.json`.
+    var mapsPath: String { folder + "/replay.state" }
     public var evidenceFolder: String { folder + "/evidence" }
 
     public init(root: String, ledgerId: String, firstCommit: ObjectID) {
@@ -119,6 +121,7 @@ public struct AuditorState: Sendable {
                 var loaded = try Checkpoint(bytes: CanonicalJSON.encode(checkpoint.object))
                 // A missing or stale index file only costs the next run a listing of the batch folders.
                 loaded.records = DurableFile.read(indexPath).flatMap { RecordIndex(fileBytes: $0, tip: loaded.tip) }
+                loaded.maps = DurableFile.read(mapsPath).flatMap { ReplayMaps(fileBytes: $0, tip: loaded.tip) }
                 remembered.checkpoint = loaded
             }
             if case .array(let rewrites)? = object["rewrites"] {
@@ -143,9 +146,12 @@ public struct AuditorState: Sendable {
         if let checkpoint = remembered.checkpoint { object.set("checkpoint", .object(checkpoint.json)) }
         try makeFolders(folder)
         do {
-            // The index first: one naming a tip `state.json` does not (yet) name is ignored.
+            // The index and the maps first: files naming a tip `state.json` does not (yet) name are ignored.
             if let checkpoint = remembered.checkpoint, let records = checkpoint.records {
                 try DurableFile.write(records.fileBytes(tip: checkpoint.tip), to: indexPath, mode: 0o600)
+            }
+            if let checkpoint = remembered.checkpoint, let maps = checkpoint.maps {
+                try DurableFile.write(maps.fileBytes(tip: checkpoint.tip), to: mapsPath, mode: 0o600)
             }
             try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)
         } catch {

@@ -16,6 +16,11 @@ public struct BindingIdentities: Sendable, Equatable {
 
     public init() {}
 
+    init(first: [String: Identity], shared: [String: [Identity]]) {
+        self.first = first
+        self.shared = shared
+    }
+
     public mutating func add(_ mandate: Mandate) {
         let identity = Identity(user: mandate.userKey, acceptedAt: mandate.acceptedAt)
         let binding = mandate.deviceBinding
@@ -34,48 +39,5 @@ public struct BindingIdentities: Sendable, Equatable {
             return
         }
         shared[binding] = all.sorted { ($0.acceptedAt, $0.user) < ($1.acceptedAt, $1.user) }
-    }
-
-    // MARK: - In the auditor's checkpoint
-
-    var json: JSONObject {
-        JSONObject([
-            (
-                "first",
-                .object(
-                    JSONObject(
-                        first.sorted { $0.key < $1.key }.map {
-                            ($0.key, .array([.string($0.value.user), .string($0.value.acceptedAt.rfc3339)]))
-                        }))
-            ),
-            (
-                "shared",
-                .object(
-                    JSONObject(
-                        shared.sorted { $0.key < $1.key }.map {
-                            (
-                                $0.key,
-                                .array($0.value.map { .array([.string($0.user), .string($0.acceptedAt.rfc3339)]) })
-                            )
-                        }))
-            ),
-        ])
-    }
-
-    init(json: JSONObject) {
-        func identity(_ value: JSONValue) -> Identity? {
-            guard case .array(let pair) = value, pair.count == 2, let user = pair[0].stringValue,
-                let text = pair[1].stringValue, let at = Instant.parse(text)
-            else { return nil }
-            return Identity(user: user, acceptedAt: at)
-        }
-        if case .object(let map)? = json["first"] {
-            for member in map.members { if let found = identity(member.value) { first[member.key] = found } }
-        }
-        if case .object(let map)? = json["shared"] {
-            for member in map.members {
-                if case .array(let list) = member.value { shared[member.key] = list.compactMap(identity) }
-            }
-        }
     }
 }

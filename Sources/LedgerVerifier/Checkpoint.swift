@@ -10,19 +10,15 @@ public struct Checkpoint: Sendable {
     public var commits: Int
     public var logSize: Int64
     public var logHead: String
-    public var bindings: [String]
     public var recordsByKind: [String: Int]
     public var signaturesChecked: Int
     public var firstCommitTime: Int64?
     public var profilePlatform: String?
-    /// Each binding's last successfully written bits (`bit1 bit0`, e.g. "10").
-    public var lastWritten: [String: DeviceBits] = [:]
     public var lastWriteTime: Instant?
-    /// Which identities' mandates name each binding.
-    public var identities = BindingIdentities()
-    /// The rest of the replay state (facts, revocations, attempts, manifests): with it, continuing reads
-    /// only the new commits; without it (an older checkpoint), they are rebuilt from the tree.
-    public var replay: ReplaySnapshot?
+    /// The replay state that grows with the ledger (bindings, identities, last written bits, facts,
+    /// revocations, attempts, manifests): kept in its own binary file beside the checkpoint
+    /// (``ReplayMaps/fileBytes(tip:)``), never in the JSON; without it, continuing rebuilds them from the tree.
+    public var maps: ReplayMaps?
     /// Which batch stores each record at the tip: kept in its own file beside the checkpoint
     /// (`RecordIndex.fileBytes(tip:)`), never in the JSON; without it, continuing lists every batch folder.
     public var records: RecordIndex?
@@ -34,14 +30,12 @@ public struct Checkpoint: Sendable {
         var object = JSONObject([
             ("version", .integer(1)), ("tip", .string(tip.hex)), ("trust", .array(trust.map { .string($0) })),
             ("commits", .integer(Int64(commits))), ("logSize", .integer(logSize)), ("logHead", .string(logHead)),
-            ("bindings", .array(bindings.sorted().map { .string($0) })),
             ("records", .object(JSONObject(recordsByKind.map { ($0.key, .integer(Int64($0.value))) }))),
             ("signaturesChecked", .integer(Int64(signaturesChecked))),
         ])
         if let firstCommitTime { object.set("firstCommitTime", .integer(firstCommitTime)) }
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
         if let lastWriteTime { object.set("lastWriteTime", .string(lastWriteTime.rfc3339)) }
-        object.set("identities", .object(identities.json))
         if let transparencyLog {
             object.set(
                 "transparencyLog",
@@ -51,14 +45,11 @@ public struct Checkpoint: Sendable {
                         ("peaks", .array(transparencyLog.peaks.map { .string(Base64.encode($0.bytes)) })),
                     ])))
         }
-        object.set(
-            "lastWritten", .object(JSONObject(lastWritten.map { ($0.key, JSONValue.string($0.value.description)) })))
-        if let replay { object.set("replay", .object(replay.json)) }
         return object
     }
 
     public init(
-        tip: ObjectID, trust: [String], commits: Int, logSize: Int64, logHead: String, bindings: [String],
+        tip: ObjectID, trust: [String], commits: Int, logSize: Int64, logHead: String,
         recordsByKind: [String: Int], signaturesChecked: Int, firstCommitTime: Int64?, profilePlatform: String?
     ) {
         self.tip = tip
@@ -66,7 +57,6 @@ public struct Checkpoint: Sendable {
         self.commits = commits
         self.logSize = logSize
         self.logHead = logHead
-        self.bindings = bindings
         self.recordsByKind = recordsByKind
         self.signaturesChecked = signaturesChecked
         self.firstCommitTime = firstCommitTime
@@ -90,7 +80,6 @@ public struct Checkpoint: Sendable {
         commits = Int(try reader.integer("commits"))
         logSize = try reader.integer("logSize")
         logHead = try reader.string("logHead")
-        bindings = try reader.stringArray("bindings")
         var records: [String: Int] = [:]
         for member in try reader.object("records").object.members {
             if case .integer(let count) = member.value { records[member.key] = Int(count) }
@@ -100,15 +89,6 @@ public struct Checkpoint: Sendable {
         firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
         profilePlatform = try reader.optionalString("profilePlatform")
         lastWriteTime = try reader.optionalTimestamp("lastWriteTime")
-        if let identities = try reader.optionalObject("identities") {
-            self.identities = BindingIdentities(json: identities.object)
-        }
-        if let written = try reader.optionalObject("lastWritten") {
-            for member in written.object.members {
-                if case .string(let text) = member.value, let bits = DeviceBits(text) { lastWritten[member.key] = bits }
-            }
-        }
-        if let replay = try reader.optionalObject("replay") { self.replay = try ReplaySnapshot(json: replay.object) }
         if let log = try reader.optionalObject("transparencyLog") {
             let peaks = try log.stringArray("peaks").compactMap(Base64.decode).filter { $0.count == 32 }.map {
                 ContentAddress(bytes: $0)
@@ -121,13 +101,11 @@ public struct Checkpoint: Sendable {
     public init(of state: ReplayState, tip: ObjectID, trust: [String], summary: VerificationSummary) {
         self.init(
             tip: tip, trust: trust, commits: state.commitsSeen, logSize: state.logSize,
-            logHead: state.logHead, bindings: Array(state.bindings), recordsByKind: summary.recordsByKind,
+            logHead: state.logHead, recordsByKind: summary.recordsByKind,
             signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
             profilePlatform: state.profilePlatform)
-        lastWritten = state.lastWritten
         lastWriteTime = state.lastWriteTime
-        identities = state.identities
-        replay = ReplaySnapshot(of: state)
+        maps = ReplayMaps(of: state)
         records = state.records
         transparencyLog = state.log
     }

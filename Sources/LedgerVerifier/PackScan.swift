@@ -23,7 +23,8 @@ enum PackScan {
             closedir(directory)
         }
         var maps: [MappedFile] = []
-        var packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: [UInt8], offset: Int)])] = []
+        var packs:
+            [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackStructure.PackedID, offset: Int)])] = []
         for name in names.sorted() {
             guard let pack = MappedFile(folder + name + ".pack"), let index = MappedFile(folder + name + ".idx") else {
                 continue  // no index: libgit2 does not use the pack either

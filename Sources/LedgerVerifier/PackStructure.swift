@@ -10,7 +10,26 @@ enum PackStructure {
     enum Base: Equatable {
         case none
         case offset(Int)
-        case id([UInt8])
+        case id(PackedID)
+    }
+
+    /// A 20-byte object id as three words: hashed and compared without an allocation per object (a 10^6-entry
+    /// ledger's packs hold millions of objects, scanned before every run).
+    struct PackedID: Hashable {
+        let high: UInt64
+        let middle: UInt64
+        let low: UInt32
+
+        init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+            high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            middle = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            low = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self))
+        }
+
+        var bytes: [UInt8] {
+            withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: middle.bigEndian, Array.init)
+                + withUnsafeBytes(of: low.bigEndian, Array.init)
+        }
     }
 
     struct PackError: Error {
@@ -18,7 +37,7 @@ enum PackStructure {
     }
 
     /// The objects a version-2 pack index lists: id and offset into the pack.
-    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [(id: [UInt8], offset: Int)] {
+    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [(id: PackedID, offset: Int)] {
         guard bytes.count >= 8 + 1024, Array(bytes[0..<4]) == [0xFF, 0x74, 0x4F, 0x63], bytes[7] == 2 else {
             throw PackError(reason: "not a version-2 pack index")
         }
@@ -32,10 +51,10 @@ enum PackStructure {
         let offsets = names + count * 20 + count * 4
         let large = offsets + count * 4
         guard count >= 0, large <= bytes.count else { throw PackError(reason: "a truncated pack index") }
-        var entries: [([UInt8], Int)] = []
+        var entries: [(PackedID, Int)] = []
         entries.reserveCapacity(count)
         for index in 0..<count {
-            let id = Array(bytes[(names + index * 20)..<(names + index * 20 + 20)])
+            let id = PackedID(bytes, at: names + index * 20)
             var offset = word(offsets + index * 4)
             if offset & 0x8000_0000 != 0 {
                 let slot = large + (offset & 0x7FFF_FFFF) * 8
@@ -88,7 +107,7 @@ enum PackStructure {
             return .offset(offset - distance)
         case 7:
             guard position + 20 <= pack.count else { throw PackError(reason: "a truncated delta at \(offset)") }
-            return .id(Array(pack[position..<(position + 20)]))
+            return .id(PackedID(pack, at: position))
         default:
             throw PackError(reason: "object type \(type) at \(offset)")
         }
@@ -96,13 +115,15 @@ enum PackStructure {
 
     /// Why the packs' delta chains are unsafe to follow, or nil. `packs` are (name, pack bytes, index).
     static func violation(
-        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: [UInt8], offset: Int)])]
+        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackedID, offset: Int)])]
     )
         -> String?
     {
         // Every packed object, by id: (pack, offset). A REF_DELTA base outside every pack is a loose
         // object (never a delta) or missing (libgit2 then fails cleanly).
-        var where_: [[UInt8]: (pack: Int, offset: Int)] = [:]
+        let total = packs.reduce(0) { $0 + $1.entries.count }
+        var where_: [PackedID: (pack: Int, offset: Int)] = [:]
+        where_.reserveCapacity(total)
         for (number, pack) in packs.enumerated() {
             for entry in pack.entries where where_[entry.id] == nil { where_[entry.id] = (number, entry.offset) }
         }
@@ -110,12 +131,17 @@ enum PackStructure {
             let pack: Int
             let offset: Int
         }
-        // Each settled object's chain length (itself and its bases); chains are walked once.
+        // Each settled object's chain length (itself and its bases); chains are walked once. The chain and
+        // its set are reused across objects; the set is only filled past a few links (most objects are not
+        // deltas, and most chains are short: a linear search is cheaper there).
         var depth: [Key: Int] = [:]
+        depth.reserveCapacity(total)
+        var chain: [Key] = []
+        var onChain: Set<Key> = []
         for (number, pack) in packs.enumerated() {
             for entry in pack.entries {
-                var chain: [Key] = []
-                var onChain: Set<Key> = []
+                chain.removeAll(keepingCapacity: true)
+                onChain.removeAll(keepingCapacity: true)
                 var current = Key(pack: number, offset: entry.offset)
                 var below = 0
                 while true {
@@ -123,12 +149,19 @@ enum PackStructure {
                         below = known
                         break
                     }
-                    guard onChain.insert(current).inserted else {
-                        return "\(pack.name): the delta chain of \(hex(entry.id)) is cyclic"
+                    let seen: Bool
+                    if chain.count < 16 {
+                        seen = chain.contains(current)
+                    } else {
+                        if onChain.isEmpty { onChain.formUnion(chain) }
+                        seen = !onChain.insert(current).inserted
+                    }
+                    guard !seen else {
+                        return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is cyclic"
                     }
                     chain.append(current)
                     guard chain.count <= maxDeltaDepth else {
-                        return "\(pack.name): the delta chain of \(hex(entry.id)) is longer than \(maxDeltaDepth)"
+                        return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth)"
                     }
                     let base: Base
                     do {
@@ -150,7 +183,7 @@ enum PackStructure {
                     break
                 }
                 guard chain.count + below <= maxDeltaDepth else {
-                    return "\(pack.name): the delta chain of \(hex(entry.id)) is longer than \(maxDeltaDepth)"
+                    return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth)"
                 }
                 for (position, key) in chain.enumerated() { depth[key] = chain.count - position + below }
             }

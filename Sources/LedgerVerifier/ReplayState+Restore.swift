@@ -22,7 +22,7 @@ extension ReplayState {
         var state = self
         defer { self = state }
         // Which batch stores each record: the checkpoint's index, else listed from the batch folders' trees
-        // (names only, contents unread) — which a rebuild without the checkpoint's replay part reads anyway.
+        // (names only, contents unread) — which a rebuild without the checkpoint's maps reads anyway.
         let snapshot = try LedgerSnapshot(repository: repository, tip: commit, index: checkpoint?.records)
         guard let trailers = snapshot.trailers else {
             throw Verifier.InputError(
@@ -37,33 +37,31 @@ extension ReplayState {
         state.records = snapshot.index
         if let checkpoint {
             state.commitsSeen = checkpoint.commits
-            state.bindings = Set(checkpoint.bindings)
-            state.identities = checkpoint.identities
             state.profilePlatform = checkpoint.profilePlatform
-            state.lastWritten = checkpoint.lastWritten
             state.lastWriteTime = checkpoint.lastWriteTime
             summary.commits = checkpoint.commits
             summary.recordsByKind = checkpoint.recordsByKind
             summary.signaturesChecked = checkpoint.signaturesChecked
             summary.firstCommitTime = checkpoint.firstCommitTime
-        } else {
+        } else if let profile = state.descriptor?.profile {
             // The commit counts come from the caller's chain.
-            for mandate in try snapshot.all(Mandate.self) {
-                state.bindings.insert(mandate.deviceBinding)
-                state.identities.add(mandate)
-            }
-            state.lastWritten = try snapshot.lastWrittenBits(upTo: trailers.logSize)
-            if let profile = state.descriptor?.profile {
-                state.profilePlatform = (try? snapshot.decodable(EnforcementProfile.self, profile))?.platform
-            }
+            state.profilePlatform = (try? snapshot.decodable(EnforcementProfile.self, profile))?.platform
         }
         summary.lastCommitTime = snapshot.commit.time
         state.log = try checkpoint?.transparencyLog ?? Self.transparencyLog(at: commit, repository: repository)
         state.checkpointBody = try snapshot.checkpointBody()
-        if let replay = checkpoint?.replay {
-            replay.restore(into: &state)
+        if let maps = checkpoint?.maps {
+            maps.restore(into: &state)
             return
         }
+        // Without the maps file: every binding, identity, last write and fact, from the tree.
+        state.bindings = []
+        state.identities = BindingIdentities()
+        for mandate in try snapshot.all(Mandate.self) {
+            state.bindings.insert(mandate.deviceBinding)
+            state.identities.add(mandate)
+        }
+        state.lastWritten = try snapshot.lastWrittenBits(upTo: trailers.logSize)
         state.facts = try Self.receivedVerdicts(in: snapshot)
         state.manifests = try snapshot.all(AuthorityManifest.self)
         state.statusAttempts = try snapshot.all(StatusAttempt.self)

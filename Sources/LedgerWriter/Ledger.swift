@@ -248,12 +248,8 @@ public enum Ledger {
         CrashPoint.reach(.afterValidation)
         try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
-        // The state files are written when the process exits (ReplayStateCache); the replay part only if
-        // this batch added to it.
-        let unchanged = known.map { !WriterStateFile.replayChanged(from: $0.state, to: judgement.stateAfter) } ?? false
-        cache.remember(
-            .init(state: judgement.stateAfter, replayFrom: unchanged ? known?.replayFrom : nil, unsaved: true),
-            for: directory)
+        // The state files are written when the process exits (ReplayStateCache).
+        cache.remember(.init(state: judgement.stateAfter, unsaved: true), for: directory)
         clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }
@@ -308,7 +304,7 @@ public enum Ledger {
         if known == nil,
             let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time)
         {
-            known = .init(state: loaded.state, replayFrom: loaded.replayFrom, unsaved: false)
+            known = .init(state: loaded, unsaved: false)
         }
         if known == nil {
             // No state of its own: rebuilt from the tip's tree and history (the next commit's checkpoint
@@ -316,7 +312,7 @@ public enum Ledger {
             known = .init(
                 state: try CandidateCommit.rebuiltState(
                     at: tip, in: repository, signer: signingKey.publicKey, now: time),
-                replayFrom: nil, unsaved: true)
+                unsaved: true)
         }
         let state = try LedgerState(repository: repository, tip: tip, index: known?.state.records)
         guard state.signers.contains(signingKey.publicKey) else {

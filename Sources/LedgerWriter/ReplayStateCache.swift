@@ -19,9 +19,6 @@ final class ReplayStateCache: @unchecked Sendable {
 
     struct Entry {
         let state: ReplayState
-        /// The commit whose writer replay file holds this state's replay part, nil when that part changed
-        /// since the file was written (``WriterStateFile``).
-        var replayFrom: ObjectID?
         /// Whether the state files are behind this entry.
         var unsaved: Bool
     }
@@ -54,9 +51,8 @@ final class ReplayStateCache: @unchecked Sendable {
         defer { pthread_mutex_unlock(&lock) }
         for (directory, entry) in entries where entry.unsaved {
             guard let tip = entry.state.previous else { continue }
-            let from = WriterStateFile.save(
-                entry.state, at: tip, replayFrom: entry.replayFrom, gitDirectory: directory)
-            entries[directory] = Entry(state: entry.state, replayFrom: from, unsaved: false)
+            WriterStateFile.save(entry.state, at: tip, gitDirectory: directory)
+            entries[directory] = Entry(state: entry.state, unsaved: false)
         }
     }
 }

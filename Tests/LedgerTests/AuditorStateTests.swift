@@ -29,7 +29,7 @@ struct AuditorStateTests {
         surgeon.append([.remove(path: TamperCorpus.verdictPath(0))], signing: Surgeon.Signing.none)
         let planted = Checkpoint(
             tip: surgeon.tip, trust: [OpenSSHKey.fingerprint(FixtureLedger.signer1.publicKey)], commits: 9, logSize: 6,
-            logHead: "planted", bindings: FixtureLedger.bindings, recordsByKind: [:], signaturesChecked: 0,
+            logHead: "planted", recordsByKind: [:], signaturesChecked: 0,
             firstCommitTime: nil, profilePlatform: nil)
         try FileManager.default.createDirectory(atPath: ledger + "/onym-ledger", withIntermediateDirectories: true)
         try Data(CanonicalJSON.encode(planted.json)).write(
@@ -69,6 +69,7 @@ struct AuditorStateTests {
             from: try Repository.open(ledger).referenceTarget("refs/heads/main")!)[0]
         let folder = "\(home)/onym-ledger/ledgers/fixture-ledger/\(root.hex)"
         #expect(FileManager.default.fileExists(atPath: folder + "/state.json"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/replay.state"))
         #expect(FileManager.default.fileExists(atPath: folder + "/journal.jsonl"))
         #expect(!FileManager.default.fileExists(atPath: ledger + "/onym-ledger"))
         #expect(first.stdout.contains("state:        \(folder)"))
@@ -250,6 +251,32 @@ struct AuditorStateTests {
         _ = FileManager.default.createFile(atPath: garbage, contents: Data("not a key\n".utf8))
         #expect(verify(ledger, ["--trust", garbage]).status == 64)
         #expect(verify(ledger, ["--trust", "SHA256:"]).status == 64)
+    }
+
+    /// An incremental run continues from `replay.state` (the bindings, last written bits and facts it holds
+    /// judge the new writes); with the file gone, the same state is rebuilt from the tree and judges alike.
+    @Test func anIncrementalRunJudgesFromTheReplayMapsOrTheirRebuild() throws {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        let state = scenario.scratch.path("auditor")
+        let trust = scenario.signer + ".pub"
+        let first = CLI.run(["verify", scenario.ledger, "--trust", trust, "--state", state] + Self.at)
+        #expect(first.status == 0, "\(first.stdout)")
+        let maps = try #require(
+            FileManager.default.enumerator(atPath: state)?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("/replay.state")
+            })
+        for (day, dropMaps) in [("10", false), ("11", true)] {
+            if dropMaps { try FileManager.default.removeItem(atPath: state + "/" + maps) }
+            let wrong = scenario.writeRequests([
+                ("2026-08-\(day)T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")
+            ])
+            scenario.append([wrong], at: "2026-08-\(day)T01:00:00Z")
+            let run = CLI.run(["verify", scenario.ledger, "--state", state, "--json"] + Self.at)
+            #expect(run.status == 2, "\(run.stdout)")
+            #expect(run.stdout.contains("\"resumedFrom\""), "the run continued from the checkpoint")
+            #expect(run.stdout.contains("WriteReplayPolicy"), "\(run.stdout)")
+        }
     }
 }
 

@@ -108,6 +108,7 @@ struct PublicReportTests {
             #expect(html.contains("id=\"w-\(sequence)\""), "write \(sequence) of bruno is not in his story")
         }
         #expect(html.contains("<strong>Consent.</strong>"))
+        #expect(html.contains("From the ledger's history at tip"))
         #expect(html.contains("banned the device in case"))
         #expect(html.contains("Canonical JSON"))
     }

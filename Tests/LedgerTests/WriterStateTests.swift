@@ -11,22 +11,49 @@ import LedgerStore
 /// judgement a rebuild from the tree gives, and it must never be trusted past its tip or its bytes.
 @Suite("Writer state files")
 struct WriterStateTests {
-    /// The replay snapshot round-trips exactly: every fact (nanoseconds included), revocation, attempt
-    /// and manifest of the example ledger's tip.
-    @Test func theReplaySnapshotRoundTripsTheExampleState() throws {
+    /// The replay maps file round-trips exactly — every binding, identity (shared ones included), last
+    /// written bits, fact (nanoseconds included), revocation, attempt and manifest of the example's tip — and
+    /// is refused (nil, never a trap) for another tip, for every truncation, and with its end changed.
+    @Test func theReplayMapsFileRoundTripsTheExampleState() throws {
         let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
         let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
         var state = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
         var summary = VerificationSummary()
         try state.restore(&summary, at: tip, repository: repository, checkpoint: nil)
         #expect(state.facts.values.reduce(0) { $0 + $1.count } == 302)
-        let snapshot = ReplaySnapshot(of: state)
-        let decoded = try ReplaySnapshot(
-            json: try CanonicalJSON.parse(CanonicalJSON.encode(snapshot.json), limits: .localState))
-        #expect(decoded.facts == snapshot.facts)
-        #expect(decoded.revocations == snapshot.revocations)
-        #expect(decoded.statusAttempts.map(\.ref) == snapshot.statusAttempts.map(\.ref))
-        #expect(decoded.manifests.map(\.rawBytes) == snapshot.manifests.map(\.rawBytes))
+        var maps = ReplayMaps(of: state)
+        // The example's bindings each have one identity: add one two identities share.
+        let at = Instant.parse("2026-08-01T00:00:00.5Z")!
+        maps.identities = BindingIdentities(
+            first: maps.identities.first,
+            shared: [
+                "enrollment:shared": [
+                    .init(user: "onym:key:a", acceptedAt: at), .init(user: "onym:key:b", acceptedAt: at),
+                ]
+            ])
+        let bytes = maps.fileBytes(tip: tip)
+        let decoded = try #require(ReplayMaps(fileBytes: bytes, tip: tip))
+        #expect(decoded.bindings == state.bindings)
+        #expect(decoded.identities == maps.identities)
+        #expect(decoded.identities.shared.count == 1)
+        #expect(decoded.lastWritten == state.lastWritten)
+        #expect(decoded.replay.facts == state.facts)
+        #expect(decoded.replay.revocations == state.revocations)
+        #expect(decoded.replay.statusAttempts.map(\.ref) == state.statusAttempts.map(\.ref))
+        #expect(decoded.replay.manifests.map(\.rawBytes) == state.manifests.map(\.rawBytes))
+        let parent = try #require(try repository.commit(tip).parents.first)
+        #expect(ReplayMaps(fileBytes: bytes, tip: parent) == nil)
+        for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 997)) {
+            #expect(ReplayMaps(fileBytes: Array(bytes.prefix(length)), tip: tip) == nil, "cut at \(length)")
+        }
+        #expect(ReplayMaps(fileBytes: bytes + [0], tip: tip) == nil)
+        // A resumed state is the rebuilt one.
+        var checkpoint = Checkpoint(of: state, tip: tip, trust: [], summary: summary)
+        checkpoint.maps = ReplayMaps(fileBytes: ReplayMaps(of: state).fileBytes(tip: tip), tip: tip)
+        let resumed = try ReplayState.resumed(
+            at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(), now: state.now)
+        #expect(resumed.facts == state.facts && resumed.lastWritten == state.lastWritten)
+        #expect(resumed.bindings == state.bindings && resumed.identities == state.identities)
     }
 
     /// The record index file round-trips the example's index (every record of its 73 mandates, 302 verdicts
@@ -66,7 +93,7 @@ struct WriterStateTests {
         scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
         let gitDirectory = scenario.ledger
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.statePath(gitDirectory)))
-        #expect(FileManager.default.fileExists(atPath: WriterStateFile.replayPath(gitDirectory)))
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.mapsPath(gitDirectory)))
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.indexPath(gitDirectory)))
         // A ban written with no verdict behind it: a conduct finding, judged from the files.
         let wrong = scenario.writeRequests([
@@ -75,7 +102,7 @@ struct WriterStateTests {
         let fromFiles = scenario.append([wrong], at: "2026-08-10T01:00:00Z")
         #expect(fromFiles.stderr.contains("WriteReplayPolicy"), "\(fromFiles.stderr)")
         // The same judgement with the files corrupted: rebuilt from the tree.
-        try Data("{\"version\":1,\"checkpoint\":{}".utf8).write(
+        try Data("{\"version\":2,\"checkpoint\":{}".utf8).write(
             to: URL(fileURLWithPath: WriterStateFile.statePath(gitDirectory)))
         let again = scenario.writeRequests([
             ("2026-08-11T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")

@@ -110,7 +110,8 @@ public struct DSAConfig: Sendable {
         guard !contentType.isEmpty else { throw Self.invalid("content_type", "must list at least one content type") }
         contentTypeOther = try reader.optionalString("content_type_other")
         if contentType.contains("CONTENT_TYPE_OTHER") {
-            guard let other = contentTypeOther, !other.isEmpty, other.count <= DSAVocabulary.maxGround else {
+            guard let other = contentTypeOther, !other.isEmpty, other.unicodeScalars.count <= DSAVocabulary.maxGround
+            else {
                 throw Self.invalid("content_type_other", "is required (1–500 characters) with CONTENT_TYPE_OTHER")
             }
         }
@@ -143,10 +144,10 @@ public struct DSAConfig: Sendable {
             of: DSAVocabulary.decisionGrounds, try reader.string("decision_ground"), path + ".decision_ground")
         let groundText = try reader.string("ground")
         let explanation = try reader.string("explanation")
-        guard (1...DSAVocabulary.maxGround).contains(groundText.count) else {
+        guard (1...DSAVocabulary.maxGround).contains(groundText.unicodeScalars.count) else {
             throw invalid(path + ".ground", "must be 1–\(DSAVocabulary.maxGround) characters")
         }
-        guard (1...DSAVocabulary.maxExplanation).contains(explanation.count) else {
+        guard (1...DSAVocabulary.maxExplanation).contains(explanation.unicodeScalars.count) else {
             throw invalid(path + ".explanation", "must be 1–\(DSAVocabulary.maxExplanation) characters")
         }
         let illegal = try reader.optionalString("incompatible_content_illegal")

@@ -94,7 +94,9 @@ public enum DSAExport {
         fields.append(("decision_facts", .string(facts(verdict, reversing: ban, ledger: ledger, path: path))))
         fields.append(("source_type", .string(config.sourceType)))
         if config.sourceType != "SOURCE_VOLUNTARY" {
-            fields.append(("source_identity", .string(String(verdict.authority.prefix(DSAVocabulary.maxIdentity)))))
+            var identity = String.UnicodeScalarView()
+            identity.append(contentsOf: verdict.authority.unicodeScalars.prefix(DSAVocabulary.maxIdentity))
+            fields.append(("source_identity", .string(String(identity))))
         }
         fields.append(("automated_detection", .string(config.automatedDetection)))
         fields.append(("automated_decision", .string(config.automatedDecision)))
@@ -125,11 +127,17 @@ public enum DSAExport {
     }
 
     /// `head`, the reasoning (shortened with `…` when the whole would pass the database's limit), `tail`.
+    /// Lengths are counted in Unicode code points, as the database's validation counts characters (a
+    /// grapheme of several code points counts as several).
     static func factsText(head: String, reasoning: String, tail: String) -> String {
         var middle = reasoning.isEmpty ? "" : " Reasoning: " + reasoning
         if let last = middle.last, !".!?…".contains(last) { middle += "." }
-        let room = DSAVocabulary.maxFacts - head.count - tail.count
-        if middle.count > room { middle = String(middle.prefix(max(0, room - 1))) + "…" }
+        let room = DSAVocabulary.maxFacts - head.unicodeScalars.count - tail.unicodeScalars.count
+        if middle.unicodeScalars.count > room {
+            var kept = String.UnicodeScalarView()
+            kept.append(contentsOf: middle.unicodeScalars.prefix(max(0, room - 1)))
+            middle = String(kept) + "…"
+        }
         return head + middle + tail
     }
 

@@ -5,7 +5,8 @@ enum BindingPage {
     static func render(_ story: BindingStory, model: ReportModel) -> String {
         let records = model.recordsByKey
         let links = model.links
-        var body = HTML.facts([
+        var body = VerificationBanner.line(model, depth: 1)
+        body += HTML.facts([
             ("Device binding", "<code>\(HTML.escape(story.binding))</code>"),
             ("Identities (onym:key)", story.users.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: "<br>")),
             (

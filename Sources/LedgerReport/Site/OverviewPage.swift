@@ -91,6 +91,23 @@ enum OverviewPage {
     }
 }
 
+extension VerificationBanner {
+    /// One line for pages a reader may land on directly (a binding's story): what was verified, and a way
+    /// to the full statement and any conduct findings.
+    static func line(_ model: ReportModel, depth: Int) -> String {
+        let root = String(repeating: "../", count: depth)
+        let findings = model.ledger.conductFindings.count
+        let status =
+            findings == 0
+            ? "verified, every write authorized"
+            : "authentic, with <a href=\"\(root)index.html#verified\">\(findings) conduct finding(s)</a>"
+        return "<p class=\"verified-line\">From the ledger's history at tip <code>\(model.contents.tip.short)</code>, "
+            + "\(status), checked \(HTML.time(model.now)) against "
+            + model.ledger.trust.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: ", ")
+            + ". <a href=\"\(root)verify.html\">Check it yourself</a>.</p>\n"
+    }
+}
+
 /// The statement at the top of every page that needs it: what was verified, against what, when — and the
 /// conduct findings, before anything else.
 enum VerificationBanner {

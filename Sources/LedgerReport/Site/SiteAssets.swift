@@ -30,6 +30,7 @@ enum SiteAssets {
         .verification.findings { border-color: var(--bad); }
         .verification h2 { margin-top: .75rem; }
         .finding, .revoked { color: var(--bad); }
+        .verified-line { color: var(--muted); font-size: .9rem; }
         ol.story { list-style: none; padding: 0; }
         ol.story > li { border-left: 3px solid var(--line); padding: .25rem 0 .5rem 1rem; margin-bottom: .75rem; }
         .when { color: var(--muted); margin: 0; font-size: .9rem; }

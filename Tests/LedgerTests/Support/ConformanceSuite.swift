@@ -16,7 +16,7 @@ enum ConformanceSuite {
 
     /// Files in a ledger's git directory that are a writer's or an auditor's local state, not the ledger.
     static let localState = [
-        "onym-ledger-writer-state.json", "onym-ledger-writer-replay.json", "onym-ledger-writer-index",
+        "onym-ledger-writer-state.json", "onym-ledger-writer-replay.state", "onym-ledger-writer-index",
         "onym-ledger-writer.lock",
         "onym-ledger-repacked-bytes", "onym-ledger",
     ]

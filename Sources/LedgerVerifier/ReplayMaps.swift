@@ -8,7 +8,7 @@ public import LedgerStore
 ///
 /// Bytes: the line `onym-ledger replay state 1 <tip hex>\n`, then a string table (every distinct binding,
 /// identity, case id and authority once: a count, then length-prefixed UTF-8) and the maps, whose strings are
-/// indices into the table; integers are LEB128 varints (``ByteWriter``). Local state, never input: used only
+/// indices into the table; integers are LEB128 varints (`ByteWriter`). Local state, never input: used only
 /// for the tip it names; a file that does not parse is ignored and the state rebuilt from the tree.
 public struct ReplayMaps: Sendable {
     public var bindings: Set<String>

@@ -2,6 +2,10 @@ import LedgerFormat
 import LedgerStore
 import LedgerVerifier
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The writer's own checkpoint of the replay state at the tip it last published, kept in the ledger's
 /// git directory: the next append — usually another process — is judged from it instead of rebuilding
 /// the replay state from the whole tree (which reads every receipted verdict, every mandate and every
@@ -50,5 +54,7 @@ enum WriterStateFile {
         try? DurableFile.write(state.records.fileBytes(tip: tip), to: indexPath(gitDirectory), durable: false)
         let object = JSONObject([("version", .integer(2)), ("checkpoint", .object(checkpoint.json))])
         try? DurableFile.write(CanonicalJSON.encode(object), to: statePath(gitDirectory), durable: false)
+        // The JSON replay snapshot versions before the binary maps kept (megabytes, never read again).
+        unlink(folder(gitDirectory) + "onym-ledger-writer-replay.json")
     }
 }

@@ -95,12 +95,16 @@ struct WriterStateTests {
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.statePath(gitDirectory)))
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.mapsPath(gitDirectory)))
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.indexPath(gitDirectory)))
+        // The JSON snapshot older versions kept is removed by the next save.
+        let legacy = gitDirectory + "/onym-ledger-writer-replay.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: legacy))
         // A ban written with no verdict behind it: a conduct finding, judged from the files.
         let wrong = scenario.writeRequests([
             ("2026-08-10T00:00:00Z", "enrollment:device-1", "reconciliation", false, true, "ok")
         ])
         let fromFiles = scenario.append([wrong], at: "2026-08-10T01:00:00Z")
         #expect(fromFiles.stderr.contains("WriteReplayPolicy"), "\(fromFiles.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: legacy))
         // The same judgement with the files corrupted: rebuilt from the tree.
         try Data("{\"version\":2,\"checkpoint\":{}".utf8).write(
             to: URL(fileURLWithPath: WriterStateFile.statePath(gitDirectory)))

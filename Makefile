@@ -37,29 +37,32 @@ build: deps
 EXAMPLE := ledger-example/ledger.git
 TRUST := ledger-example/trust.pub
 ACTORS := ledger-example/actors.tsv
+## The demo's auditor state lives in the build folder: the example is regenerated now and then (a new first
+## commit), and a machine's own auditor state would rightly report that as a rewritten history.
+DEMO_STATE := .build/example-auditor-state
 run: build
 	@echo "== verify: the auditor's offline check, pinned to the vendor's first signing key"
-	@$(BIN) verify $(EXAMPLE) --trust $(TRUST) --full
+	@$(BIN) verify $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --full --forget
 	@echo
 	@echo "== reconcile at 2026-07-15: Dmitri's 30-day ban expired on 07-08 while his phone was away"
-	@$(BIN) reconcile $(EXAMPLE) --at 2026-07-15T00:00:00Z --trust $(TRUST)
+	@$(BIN) reconcile $(EXAMPLE) --at 2026-07-15T00:00:00Z --trust $(TRUST) --state $(DEMO_STATE)
 	@echo
 	@echo "== gate: Bruno (banned), Kofi (case open), Alice (clear), Milo (new holder of Bruno's phone)"
-	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-09-01T00:00:00Z --user $$(awk '$$1=="bruno"{print $$2}' $(ACTORS))
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-09-01T00:00:00Z --user $$(awk '$$1=="bruno"{print $$2}' $(ACTORS))
 	@echo
-	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-07-21T00:00:00Z --user $$(awk '$$1=="kofi"{print $$2}' $(ACTORS))
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-07-21T00:00:00Z --user $$(awk '$$1=="kofi"{print $$2}' $(ACTORS))
 	@echo
-	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-07-01T00:00:00Z --user $$(awk '$$1=="alice"{print $$2}' $(ACTORS))
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-07-01T00:00:00Z --user $$(awk '$$1=="alice"{print $$2}' $(ACTORS))
 	@echo
-	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
 	@echo
 	@echo "== the public face: a static report and the DSA statements of reasons (both beside the example)"
-	@$(BIN) report $(EXAMPLE) --trust $(TRUST) --out ledger-example/report
-	@$(BIN) export dsa $(EXAMPLE) --trust $(TRUST) --out ledger-example/dsa-statements.jsonl
+	@$(BIN) report $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/report
+	@$(BIN) export dsa $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/dsa-statements.jsonl
 
 ## The README's screenshot of the example's report overview (headless Chromium, no network).
 report-screenshot: build
-	$(BIN) report $(EXAMPLE) --trust $(TRUST) --out ledger-example/report
+	$(BIN) report $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/report
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1500 \
 	  --screenshot=$(abspath docs/report-overview.png) file://$(abspath ledger-example/report/index.html)
 

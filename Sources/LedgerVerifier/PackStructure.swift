@@ -119,13 +119,18 @@ enum PackStructure {
     )
         -> String?
     {
-        // Every packed object, by id: (pack, offset). A REF_DELTA base outside every pack is a loose
-        // object (never a delta) or missing (libgit2 then fails cleanly).
+        // Each pack's objects, by id. A REF_DELTA base is looked up in its own pack only, as libgit2 does
+        // (`get_delta_base`: "the base entry must be in the same pack"); one that is not there ends the chain
+        // (libgit2 then fails cleanly). Resolving it in another pack would check a chain libgit2 never
+        // follows and miss the one it does: a cycle inside one pack, hidden by a full copy of the base in a
+        // pack whose name sorts first.
         let total = packs.reduce(0) { $0 + $1.entries.count }
-        var where_: [PackedID: (pack: Int, offset: Int)] = [:]
-        where_.reserveCapacity(total)
-        for (number, pack) in packs.enumerated() {
-            for entry in pack.entries where where_[entry.id] == nil { where_[entry.id] = (number, entry.offset) }
+        var where_: [[PackedID: Int]] = []
+        for pack in packs {
+            var offsets: [PackedID: Int] = [:]
+            offsets.reserveCapacity(pack.entries.count)
+            for entry in pack.entries where offsets[entry.id] == nil { offsets[entry.id] = entry.offset }
+            where_.append(offsets)
         }
         struct Key: Hashable {
             let pack: Int
@@ -174,11 +179,11 @@ enum PackStructure {
                             current = Key(pack: current.pack, offset: offset)
                             continue
                         }
-                        if case .id(let id) = base, let found = where_[id] {
-                            current = Key(pack: found.pack, offset: found.offset)
+                        if case .id(let id) = base, let found = where_[current.pack][id] {
+                            current = Key(pack: current.pack, offset: found)
                             continue
                         }
-                        break  // a base outside every pack: loose (never a delta) or missing
+                        break  // a base outside its pack: libgit2 refuses to read the object, it does not loop
                     }
                     break
                 }

@@ -82,6 +82,41 @@ struct PackScanTests {
         #expect(Self.violation(chain(PackStructure.maxDeltaDepth))?.contains("longer than") == true)
     }
 
+    /// A REF_DELTA base is found in its own pack only (libgit2's `get_delta_base`). A cycle inside one pack
+    /// was hidden when the scan resolved ids across packs: a full copy of the base in a pack whose name
+    /// sorts first ended the chain the scan followed, while libgit2 follows the one in the same pack.
+    @Test func aCycleInsideOnePackIsNotHiddenByACopyInAnother() throws {
+        let x = Self.id(0xAA)
+        let y = Self.id(0xBB)
+        let (first, firstIndex) = Self.pack([(x, .blob)])
+        let (second, secondIndex) = Self.pack([(y, .refDelta(base: x)), (x, .refDelta(base: y))])
+        let reason = first.withUnsafeBytes { a in
+            firstIndex.withUnsafeBytes { ai in
+                second.withUnsafeBytes { b in
+                    secondIndex.withUnsafeBytes { bi in
+                        PackStructure.violation([
+                            ("pack-1.pack", a, try! PackStructure.parseIndex(ai)),
+                            ("pack-2.pack", b, try! PackStructure.parseIndex(bi)),
+                        ])
+                    }
+                }
+            }
+        }
+        #expect(reason?.contains("pack-2.pack") == true && reason?.contains("cyclic") == true, "\(reason ?? "nil")")
+        // End to end: both packs in a ledger, the tip the object whose chain cycles. libgit2 would loop.
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        try Data(first).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-1.pack"))
+        try Data(firstIndex).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-1.idx"))
+        try Data(second).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-2.pack"))
+        try Data(secondIndex).write(to: URL(fileURLWithPath: ledger + "/objects/pack/pack-2.idx"))
+        try (y.hex + "\n").write(toFile: ledger + "/refs/heads/main", atomically: true, encoding: .utf8)
+        let result = TamperCorpusTests.verify(ledger)
+        #expect(result.status == 1)
+        let reasons = ((result.report["findings"] as? [[String: Any]]) ?? []).compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("cyclic") }, "\(reasons)")
+    }
+
     /// End to end: the cyclic pack dropped into a ledger, its first object made the tip. Before, verify
     /// hung forever; now it answers at once, REJECTED by RepositoryPolicy, without reading an object.
     @Test func verifyRefusesTheLedgerAtOnce() throws {

@@ -7,10 +7,18 @@ import LedgerStore
 
 /// Every pack of a repository checked with ``PackStructure`` before libgit2 touches an object: packs
 /// are mapped, not read; the work is one header per object.
+///
+/// A pack's verdict depends on its own bytes only (a `REF_DELTA` base is looked up in its own pack), so a
+/// run given a memory folder (the auditor's state) skips packs it scanned before and found clean. A pack is
+/// known by its file identity — device, inode, size, modification and change times of the pack and of its
+/// index — never by its name or trailer, which a rewritten copy can keep: any write to a file changes its
+/// change time, which no user can set back. A pack whose files changed within two seconds of the scan is
+/// not remembered (a write in the same clock tick would leave the times unchanged: git's "racy" case).
 enum PackScan {
     /// The repository's packs checked before anything is read through libgit2: a finding of
-    /// `RepositoryPolicy` when a chain is cyclic, self-based, too long or malformed.
-    static func findings(gitDirectory: String) -> [PolicyFailure] {
+    /// `RepositoryPolicy` when a chain is cyclic, self-based, too long or malformed. With `memory` (a folder
+    /// of local state), packs scanned clean before are skipped and the clean ones remembered.
+    static func findings(gitDirectory: String, memory: String? = nil) -> [PolicyFailure] {
         let folder = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/"
         var names: [String] = []
         if let directory = opendir(folder) {
@@ -22,12 +30,25 @@ enum PackScan {
             }
             closedir(directory)
         }
+        var started = timespec()
+        clock_gettime(CLOCK_REALTIME, &started)
+        let memoryFile = memory.map { $0 + "/" + SHA256.hash(Array(folder.utf8)).hex }
+        let remembered = Set(
+            (memoryFile.flatMap { DurableFile.read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")
+                .split(separator: "\n").map(String.init))
         var maps: [MappedFile] = []
         var packs:
-            [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackStructure.PackedID, offset: Int)])] = []
+            [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackStructure.PackedID, offset: Int)])] =
+                []
+        var stamps: [String] = []
         for name in names.sorted() {
             guard let pack = MappedFile(folder + name + ".pack"), let index = MappedFile(folder + name + ".idx") else {
                 continue  // no index: libgit2 does not use the pack either
+            }
+            let stamp = Self.stamp(name, pack, index, before: started)
+            if let stamp {
+                stamps.append(stamp)
+                if remembered.contains(stamp) { continue }
             }
             maps += [pack, index]
             do {
@@ -41,16 +62,41 @@ enum PackScan {
         }
         let reason = PackStructure.violation(packs)
         withExtendedLifetime(maps) {}
-        return reason.map {
-            [PolicyFailure(policy: RepositoryShape.policyName, commit: nil, reason: $0 + "; nothing was read")]
+        if PhaseClock.enabled {
+            let line = Array("trace: pack scan: \(packs.count) of \(names.count) packs scanned\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
-            ?? []
+        if let reason {
+            return [
+                PolicyFailure(policy: RepositoryShape.policyName, commit: nil, reason: reason + "; nothing was read")
+            ]
+        }
+        if let memory, let memoryFile, Set(stamps) != remembered {
+            try? DurableFile.makeFolders(memory)
+            try? DurableFile.write(Array(stamps.map { $0 + "\n" }.joined().utf8), to: memoryFile, durable: false)
+        }
+        return []
+    }
+
+    /// A pack's file identity, or nil when one of its files changed less than two seconds before `scan`
+    /// (too recent to tell a later write in the same clock tick apart).
+    static func stamp(_ name: String, _ pack: MappedFile, _ index: MappedFile, before scan: timespec) -> String? {
+        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+        func recent(_ time: timespec) -> Bool { nanoseconds(scan) - nanoseconds(time) < 2_000_000_000 }
+        for info in [pack.info, index.info] where recent(info.st_mtim) || recent(info.st_ctim) { return nil }
+        func identity(_ info: stat) -> String {
+            "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+                + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        }
+        return "\(name) \(identity(pack.info)) \(identity(index.info))"
     }
 }
 
 /// A read-only memory map of a whole file (unmapped when released).
 final class MappedFile {
     let bytes: UnsafeRawBufferPointer
+    /// The file's status when it was mapped (from the same descriptor).
+    let info: stat
 
     init?(_ path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -58,6 +104,7 @@ final class MappedFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
+        self.info = info
         let size = Int(info.st_size)
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -61,7 +61,10 @@ public enum Verifier {
             }
             tip = found
             // Before libgit2 reads a single object: packs whose delta chains it would follow forever.
-            let unsafePacks = PackScan.findings(gitDirectory: repository.gitDirectory)
+            // An incremental run skips packs this auditor scanned clean before; --full scans them all.
+            let unsafePacks = PackScan.findings(
+                gitDirectory: repository.gitDirectory,
+                memory: options.resume ? options.stateRoot.map { $0 + "/scanned-packs" } : nil)
             guard unsafePacks.isEmpty else { return refusedUnread(tip: tip, unsafePacks) }
             chain = try CommitChain(repository: repository, tip: tip)
             if let oversized = chain.oversized {

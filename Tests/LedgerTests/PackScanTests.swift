@@ -117,6 +117,58 @@ struct PackScanTests {
         #expect(reasons.contains { $0.contains("cyclic") }, "\(reasons)")
     }
 
+    /// An incremental run skips packs it scanned clean before (a 10^6-entry ledger's packs took seconds to
+    /// scan on every run), known by file identity: a pack rewritten in place — same name, same size, its
+    /// modification time set back — is scanned again, because its change time moved; `--full` scans all.
+    @Test func packsScannedBeforeAreSkippedUntilTheirFilesChange() throws {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let (a, b, c, d) = (Self.id(0xA1), Self.id(0xB2), Self.id(0xC3), Self.id(0xD4))
+        // Two packs of the same size: deltas on bases outside the pack (clean), and the same two as a cycle.
+        let clean = Self.pack([(a, .refDelta(base: c)), (b, .refDelta(base: d))])
+        let cyclic = Self.pack([(a, .refDelta(base: b)), (b, .refDelta(base: a))])
+        #expect(clean.pack.count == cyclic.pack.count && clean.index.count == cyclic.index.count)
+        let packPath = ledger + "/objects/pack/pack-extra.pack"
+        let indexPath = ledger + "/objects/pack/pack-extra.idx"
+        try Data(clean.pack).write(to: URL(fileURLWithPath: packPath))
+        try Data(clean.index).write(to: URL(fileURLWithPath: indexPath))
+        Thread.sleep(forTimeInterval: 2.5)  // older than the two-second racy window
+        let state = scratch.path("state")
+        func run(_ extra: [String]) -> (status: Int32, report: [String: Any], stderr: String) {
+            let result = CLI.run(
+                [
+                    "verify", ledger, "--trust", TamperCorpusTests.trust, "--at", "2026-09-01T00:00:00Z", "--json",
+                    "--state", state,
+                ] + extra,
+                environment: ["ONYM_LEDGER_TRACE": "1"])
+            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+            return (result.status, report, result.stderr)
+        }
+        let first = run([])
+        #expect(first.status == 0, "\(first.stderr)")
+        let packs = try FileManager.default.contentsOfDirectory(atPath: ledger + "/objects/pack").filter {
+            $0.hasSuffix(".pack")
+        }.count
+        #expect(first.stderr.contains("pack scan: \(packs) of \(packs) packs scanned"), "\(first.stderr)")
+        let second = run([])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("pack scan: 0 of \(packs) packs scanned"), "\(second.stderr)")
+        #expect(run(["--full"]).stderr.contains("pack scan: \(packs) of \(packs) packs scanned"))
+        // Rewritten in place (same inode, same size), modification time restored: scanned again, refused.
+        let times = try FileManager.default.attributesOfItem(atPath: packPath)[.modificationDate] as! Date
+        for (path, bytes) in [(packPath, cyclic.pack), (indexPath, cyclic.index)] {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(bytes))
+            try handle.close()
+            try FileManager.default.setAttributes([.modificationDate: times], ofItemAtPath: path)
+        }
+        let third = run([])
+        #expect(third.status == 1, "\(third.stderr)")
+        #expect(third.stderr.contains("pack scan: 1 of \(packs) packs scanned"), "\(third.stderr)")
+        let reasons = ((third.report["findings"] as? [[String: Any]]) ?? []).compactMap { $0["reason"] as? String }
+        #expect(reasons.contains { $0.contains("pack-extra.pack") && $0.contains("cyclic") }, "\(reasons)")
+    }
+
     /// End to end: the cyclic pack dropped into a ledger, its first object made the tip. Before, verify
     /// hung forever; now it answers at once, REJECTED by RepositoryPolicy, without reading an object.
     @Test func verifyRefusesTheLedgerAtOnce() throws {

@@ -50,47 +50,32 @@ public struct LedgerContents: Sendable {
         descriptor = try snapshot.descriptor()
         tip = snapshot.tip
         let repository = snapshot.repository
-        do {
-            for file in try snapshot.batchFiles() {
-                guard case .record(let kind, let address) = file.meaning else { continue }
-                let path = LedgerLayout.recordPath(kind, address, batch: file.batch)
-                let bytes = try repository.readBlob(file.entry.id, limit: Limits.maxRecordBytes)
-                do {
-                    records.append(Stored(record: try kind.init(storedBytes: bytes), path: path))
-                } catch {
-                    throw LedgerSnapshot.Failure.undecodable(path: path, error)
-                }
+        let files: [Repository.BatchFile]
+        do { files = try snapshot.batchFiles() } catch { throw .git(error) }
+        for file in files {
+            guard case .record(let kind, let address) = file.meaning else { continue }
+            let path = LedgerLayout.recordPath(kind, address, batch: file.batch)
+            let bytes: [UInt8]
+            do { bytes = try repository.readBlob(file.entry.id, limit: Limits.maxRecordBytes) } catch {
+                throw .git(error)
             }
-            entries = try snapshot.logEntries(upTo: snapshot.trailers?.logSize ?? 0)
-            signerChanges = try Self.signerChanges(repository: repository, tip: tip)
-        } catch let error as LedgerSnapshot.Failure {
-            throw error
-        } catch let error as GitError {
-            throw .git(error)
-        } catch {
-            throw .missing(path: "\(error)")
+            do {
+                records.append(Stored(record: try kind.init(storedBytes: bytes), path: path))
+            } catch {
+                throw .undecodable(path: path, error)
+            }
         }
-    }
-
-    /// Every commit whose `keys/allowed_signers` differs from its parent's, oldest first.
-    private static func signerChanges(repository: Repository, tip: ObjectID) throws -> [SignerChange] {
-        var changes: [SignerChange] = []
-        var previousID: ObjectID?
-        var previousKeys: [String] = []
-        for id in try repository.history(from: tip) {
-            guard let entry = try repository.entry(at: LedgerLayout.allowedSignersPath, inCommit: id),
-                entry.id != previousID
-            else { continue }
-            previousID = entry.id
-            let text = String(decoding: try repository.readBlob(entry.id, limit: Limits.maxRecordBytes), as: UTF8.self)
-            let keys = try AllowedSigners(text: text).keys.map(OpenSSHKey.fingerprint)
-            changes.append(
+        entries = try snapshot.logEntries(upTo: snapshot.trailers?.logSize ?? 0)
+        let versions: [Repository.SignersVersion]
+        do { versions = try repository.allowedSignersHistory(from: tip) } catch { throw .git(error) }
+        var previous: [String] = []
+        for version in versions {
+            let keys = version.signers.keys.map(OpenSSHKey.fingerprint)
+            signerChanges.append(
                 SignerChange(
-                    commit: id, time: Instant(seconds: try repository.commit(id).time), keys: keys,
-                    added: keys.filter { !previousKeys.contains($0) },
-                    removed: previousKeys.filter { !keys.contains($0) }))
-            previousKeys = keys
+                    commit: version.commit, time: Instant(seconds: version.time), keys: keys,
+                    added: keys.filter { !previous.contains($0) }, removed: previous.filter { !keys.contains($0) }))
+            previous = keys
         }
-        return changes
     }
 }

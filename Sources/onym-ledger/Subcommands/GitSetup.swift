@@ -44,11 +44,8 @@ extension OnymLedger {
                 repository = try Repository.open(clone)
                 var seen: [Ed25519.PublicKey] = []
                 let tip = try repository.referenceTarget("HEAD") ?? repository.referenceTarget(LedgerLayout.branch)
-                for id in try tip.map({ (tip: ObjectID) throws(GitError) in try repository.history(from: tip) }) ?? [] {
-                    guard let bytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: id),
-                        let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
-                    else { continue }
-                    for key in signers.keys where !seen.contains(key) { seen.append(key) }
+                for version in try tip.map(repository.allowedSignersHistory) ?? [] {
+                    for key in version.signers.keys where !seen.contains(key) { seen.append(key) }
                 }
                 keys = seen
             } catch {

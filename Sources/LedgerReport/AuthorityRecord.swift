@@ -46,20 +46,8 @@ public struct AuthorityRecord: Sendable {
         }
     }
 
-    /// Cases in which a ban was later dismissed.
-    public var reversals: [(ban: Verdict, dismissal: Verdict)] {
-        var found: [(Verdict, Verdict)] = []
-        let byCase = Dictionary(grouping: verdicts, by: \.caseId)
-        for caseId in byCase.keys.sorted() {
-            let ordered = byCase[caseId]!.sorted { $0.decidedAt < $1.decidedAt }
-            for (index, ban) in ordered.enumerated() where ban.disposition == .ban {
-                if let dismissal = ordered[(index + 1)...].first(where: { $0.disposition == .dismiss }) {
-                    found.append((ban, dismissal))
-                }
-            }
-        }
-        return found
-    }
+    /// Bans this authority later dismissed (``Reversal``).
+    public var reversals: [Reversal] { Reversal.all(in: verdicts) }
 
     /// Every authority the ledger names (in a manifest or a verdict), each with its record.
     static func all(_ contents: LedgerContents, facts: [ContentAddress: VerdictFact]) -> [AuthorityRecord] {

@@ -54,18 +54,10 @@ public struct BindingStory: Sendable {
     ) {
         self.binding = binding
         var events: [Event] = mandates.map { .consent($0) }
-        let ordered = verdicts.sorted {
-            ($0.decidedAt, $0.disposition.tieRank) < ($1.decidedAt, $1.disposition.tieRank)
-        }
-        for verdict in ordered {
-            // A dismissal reverses the bans decided earlier in its case.
-            let reverses =
-                verdict.disposition == .dismiss
-                ? ordered.filter {
-                    $0.disposition == .ban && $0.caseId == verdict.caseId && $0.authority == verdict.authority
-                        && $0.decidedAt <= verdict.decidedAt
-                } : []
-            events.append(.verdict(verdict, receipt: receipts[verdict.ref], reverses: reverses))
+        var reversed: [ContentAddress: [Verdict]] = [:]
+        for reversal in Reversal.all(in: verdicts) { reversed[reversal.dismissal.ref] = reversal.bans }
+        for verdict in verdicts {
+            events.append(.verdict(verdict, receipt: receipts[verdict.ref], reverses: reversed[verdict.ref] ?? []))
         }
         let verdictByRef = Dictionary(verdicts.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
         for fact in facts {

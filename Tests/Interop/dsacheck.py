@@ -4,7 +4,8 @@
 Validates every statement against the JSON Schema written from the DSA Transparency Database's submission
 rules (Python `jsonschema`, Draft 2020-12, with format checking), then derives from the ledger itself — read
 with stock git, not onym-ledger — which statements there must be: one per ban verdict that has a receipt,
-one per received dismissal that follows a ban in the same case (authority and case id). The exported puids
+one per received dismissal that undoes a ban in the same case (authority and case id) that no earlier
+dismissal undid. The exported puids
 must be exactly those, the CSV must hold the same statements as the JSON Lines, and dates must be the
 verdicts' UTC dates. Prints a summary; exits 1 on the first disagreement.
 """
@@ -51,16 +52,17 @@ def main():
     receipts = records(ledger, "receipts")
     received = {ref: verdict for ref, verdict in verdicts.items() if ref in receipts}
     expected = {}
-    for ref, verdict in received.items():
+    rank = {"open-case": 0, "ban": 1, "dismiss": 2}
+    standing = set()  # cases with a ban no dismissal has undone yet
+    ordered = sorted(received.items(), key=lambda item: (item[1]["decidedAt"], rank[item[1]["disposition"]], item[0]))
+    for ref, verdict in ordered:
+        case = (verdict["authority"], verdict["caseId"])
         if verdict["disposition"] == "ban":
             expected["onym-" + ref] = verdict
-        elif verdict["disposition"] == "dismiss":
-            earlier_ban = any(
-                other["disposition"] == "ban" and other["authority"] == verdict["authority"]
-                and other["caseId"] == verdict["caseId"] and other["decidedAt"] <= verdict["decidedAt"]
-                for other in received.values())
-            if earlier_ban:
-                expected["onym-" + ref] = verdict
+            standing.add(case)
+        elif verdict["disposition"] == "dismiss" and case in standing:
+            standing.discard(case)
+            expected["onym-" + ref] = verdict
     puids = [statement["puid"] for statement in statements]
     if len(set(puids)) != len(puids):
         fail("a puid is repeated")

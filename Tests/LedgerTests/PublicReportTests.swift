@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
@@ -197,5 +198,43 @@ struct PublicReportTests {
         #expect(SiteLinks.searchShard("") == "c5")
         #expect(SiteLinks.searchShard("a") == "2c")
         #expect(SiteLinks.searchShard("foobar") == "68")
+    }
+}
+
+/// One reading of "reversal" for the stories, the authority pages and the DSA export: a dismissal undoes
+/// the bans of its case (authority and case id) that no earlier dismissal undid.
+@Suite("Reversals")
+struct ReversalTests {
+    static let authority = FixtureAuthority()
+    static let mandate = try! Mandate(
+        json: FixtureRecords.mandate(
+            user: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x05))!, interface: FixtureInterface(),
+            authority: authority, classes: ["csam"], deviceBinding: "enrollment:d", acceptedAt: "2026-08-01T00:00:00Z"))
+
+    static func verdict(_ disposition: FixtureRecords.Disposition, _ caseId: String, day: Int) -> Verdict {
+        try! Verdict(
+            json: FixtureRecords.verdict(
+                disposition, caseId: caseId, mandate: mandate, authority: authority, classId: "csam",
+                decidedAt: "2026-08-1\(day)T00:00:00Z"))
+    }
+
+    @Test(arguments: [
+        // (verdicts as disposition/case/day, expected reversals as "dismissal day: ban days")
+        ([("ban", "c", 1), ("dismiss", "c", 2)], ["2: 1"]),
+        ([("ban", "c", 1), ("dismiss", "c", 2), ("dismiss", "c", 3)], ["2: 1"]),  // a second dismissal undoes nothing
+        ([("ban", "c", 1), ("ban", "c", 2), ("dismiss", "c", 3)], ["3: 1,2"]),
+        ([("dismiss", "c", 1), ("ban", "c", 2)], []),  // a dismissal before any ban
+        ([("ban", "c", 1), ("dismiss", "d", 2)], []),  // another case
+        ([("ban", "c", 1), ("dismiss", "c", 2), ("ban", "c", 3), ("dismiss", "c", 4)], ["2: 1", "4: 3"]),
+    ])
+    func dismissalsUndoTheStandingBansOfTheirCase(_ input: [(String, String, Int)], _ expected: [String]) {
+        let verdicts = input.reversed().map { kind, caseId, day in
+            Self.verdict(kind == "ban" ? .ban : .dismiss, caseId, day: day)
+        }
+        let found = Reversal.all(in: verdicts).map { reversal in
+            "\(reversal.dismissal.decidedAt.rfc3339.dropFirst(9).prefix(1)): "
+                + reversal.bans.map { String($0.decidedAt.rfc3339.dropFirst(9).prefix(1)) }.joined(separator: ",")
+        }
+        #expect(found == expected)
     }
 }

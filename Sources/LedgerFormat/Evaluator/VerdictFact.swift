@@ -93,6 +93,11 @@ public struct VerdictFact: Sendable, Equatable {
     public struct CaseKey: Hashable, Sendable {
         public let authority: String
         public let caseId: String
+
+        public init(authority: String, caseId: String) {
+            self.authority = authority
+            self.caseId = caseId
+        }
     }
 }
 

@@ -17,12 +17,14 @@ public enum DSAExport {
         for receipt in contents.receipts { received.insert(receipt.verdictRef) }
         let verdicts = contents.verdicts.filter { received.contains($0.ref) }
             .sorted { ($0.decidedAt, $0.ref.hex) < ($1.decidedAt, $1.ref.hex) }
-        let byCase = Dictionary(grouping: verdicts) { "\($0.authority)\u{0}\($0.caseId)" }
+        let byCase = Dictionary(grouping: verdicts) { VerdictFact.CaseKey(authority: $0.authority, caseId: $0.caseId) }
+        var reversed: [ContentAddress: Verdict] = [:]
+        for reversal in Reversal.all(in: verdicts) { reversed[reversal.dismissal.ref] = reversal.bans.last }
         var path: [ContentAddress: String] = [:]
         for stored in contents.records where stored.record is Verdict { path[stored.address] = stored.path }
         var statements: [Statement] = []
         for verdict in verdicts {
-            let group = byCase["\(verdict.authority)\u{0}\(verdict.caseId)"] ?? []
+            let group = byCase[VerdictFact.CaseKey(authority: verdict.authority, caseId: verdict.caseId)] ?? []
             let opened = group.map(\.decidedAt).min() ?? verdict.decidedAt
             switch verdict.disposition {
             case .ban:
@@ -32,7 +34,7 @@ public enum DSAExport {
                         ledger: contents.descriptor.ledgerId,
                         path: path[verdict.ref]))
             case .dismiss:
-                if let ban = group.last(where: { $0.disposition == .ban && $0.decidedAt <= verdict.decidedAt }) {
+                if let ban = reversed[verdict.ref] {
                     statements.append(
                         statement(
                             for: verdict, reversing: ban, caseOpened: opened, config: config,

@@ -96,8 +96,13 @@ enum AuthorityPage {
             reversals.isEmpty
             ? "<p>No ban was reversed.</p>\n"
             : "<ul>\n"
-                + reversals.map { pair in
-                    "<li>Case \(HTML.escape(pair.ban.caseId)): \(verdictLink(pair.ban, "ban of \(pair.ban.decidedAt.rfc3339)")) dismissed by \(verdictLink(pair.dismissal, "the verdict of \(pair.dismissal.decidedAt.rfc3339)"))</li>"
+                + reversals.map { reversal in
+                    "<li>Case \(HTML.escape(reversal.dismissal.caseId)): "
+                        + reversal.bans.map { verdictLink($0, "ban of \($0.decidedAt.rfc3339)") }.joined(
+                            separator: ", ")
+                        + " dismissed by "
+                        + verdictLink(reversal.dismissal, "the verdict of \(reversal.dismissal.decidedAt.rfc3339)")
+                        + "</li>"
                 }.joined(separator: "\n") + "\n</ul>\n"
         body += "</section>\n"
         return HTML.page(

@@ -14,7 +14,12 @@ public struct ReplayMaps: Sendable {
     public var bindings: Set<String>
     public var identities: BindingIdentities
     public var lastWritten: [String: DeviceBits]
-    public var replay: ReplaySnapshot
+    /// The evaluator's facts by binding (instants with their nanoseconds: a restored fact is the fact the
+    /// replay computed), the revocation effects, status attempts and manifests.
+    public var facts: [String: [VerdictFact]]
+    public var revocations: [DesignationRevocation.Effect]
+    public var statusAttempts: [StatusAttempt]
+    public var manifests: [AuthorityManifest]
 
     static let magic = "onym-ledger replay state 1"
 
@@ -22,7 +27,10 @@ public struct ReplayMaps: Sendable {
         bindings = state.bindings
         identities = state.identities
         lastWritten = state.lastWritten
-        replay = ReplaySnapshot(of: state)
+        facts = state.facts
+        revocations = state.revocations
+        statusAttempts = state.statusAttempts
+        manifests = state.manifests
     }
 
     /// Puts the maps into `state`.
@@ -30,7 +38,10 @@ public struct ReplayMaps: Sendable {
         state.bindings = bindings
         state.identities = identities
         state.lastWritten = lastWritten
-        replay.restore(into: &state)
+        state.facts = facts
+        state.revocations = revocations
+        state.statusAttempts = statusAttempts
+        state.manifests = manifests
     }
 
     // MARK: - The file
@@ -78,11 +89,11 @@ public struct ReplayMaps: Sendable {
             text(binding)
             body.byte((bits.banned ? 2 : 0) | (bits.caseOpen ? 1 : 0))
         }
-        body.count(replay.facts.count)
-        for (binding, facts) in replay.facts {
+        body.count(facts.count)
+        for (binding, list) in facts {
             text(binding)
-            body.count(facts.count)
-            for fact in facts {
+            body.count(list.count)
+            for fact in list {
                 body.address(fact.ref)
                 text(fact.caseId)
                 text(fact.authority)
@@ -99,16 +110,16 @@ public struct ReplayMaps: Sendable {
                 for key in fact.accusedKeys { text(key) }
             }
         }
-        body.count(replay.revocations.count)
-        for effect in replay.revocations {
+        body.count(revocations.count)
+        for effect in revocations {
             text(effect.authority)
             instant(effect.effectiveAt)
             instant(effect.determinedAt)
         }
-        body.count(replay.statusAttempts.count)
-        for attempt in replay.statusAttempts { body.raw(CanonicalJSON.encode(attempt.json)) }
-        body.count(replay.manifests.count)
-        for manifest in replay.manifests { body.raw(manifest.rawBytes) }
+        body.count(statusAttempts.count)
+        for attempt in statusAttempts { body.raw(CanonicalJSON.encode(attempt.json)) }
+        body.count(manifests.count)
+        for manifest in manifests { body.raw(manifest.rawBytes) }
 
         var file = ByteWriter(reserving: body.bytes.count + 32 * table.strings.count + 128)
         for byte in "\(Self.magic) \(tip.hex)\n".utf8 { file.byte(byte) }
@@ -145,9 +156,8 @@ public struct ReplayMaps: Sendable {
             guard nanoseconds < 1_000_000_000 else { throw ByteReader.Malformed() }
             return Instant(seconds: seconds, nanoseconds: Int32(nanoseconds))
         }
-        var bindings = Set<String>(minimumCapacity: 0)
         let bindingCount = try reader.count()
-        bindings.reserveCapacity(bindingCount)
+        var bindings = Set<String>(minimumCapacity: bindingCount)
         for _ in 0..<bindingCount { bindings.insert(try text()) }
         var first: [String: BindingIdentities.Identity] = [:]
         let firstCount = try reader.count()
@@ -226,7 +236,10 @@ public struct ReplayMaps: Sendable {
         self.bindings = bindings
         identities = BindingIdentities(first: first, shared: shared)
         self.lastWritten = lastWritten
-        replay = ReplaySnapshot(facts: facts, revocations: revocations, statusAttempts: attempts, manifests: manifests)
+        self.facts = facts
+        self.revocations = revocations
+        statusAttempts = attempts
+        self.manifests = manifests
     }
 
     private static func code(_ disposition: Verdict.Disposition) -> UInt8 {

@@ -175,6 +175,9 @@ struct AuditSession {
         guard let store else { return }
         var state = remembered ?? AuditorState.Remembered(trust: trustFingerprints)
         state.trust = trustFingerprints
+        // The side files were loaded for this very tip: nothing new was verified, so they stand as they are.
+        let sideFilesCurrent =
+            state.checkpoint.map { $0.tip == checkpoint.tip && $0.records != nil && $0.maps != nil } ?? false
         do {
             if state.checkpoint?.tip != checkpoint.tip {
                 var event = JSONObject([
@@ -188,7 +191,7 @@ struct AuditSession {
                 try store.journal(event)
             }
             if state.rewrites.isEmpty { state.checkpoint = checkpoint }
-            try store.save(state)
+            try store.save(state, sideFilesCurrent: sideFilesCurrent)
         } catch {
             throw Verifier.InputError(kind: .unreadable, description: error.description)
         }

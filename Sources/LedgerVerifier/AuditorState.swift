@@ -136,7 +136,9 @@ public struct AuditorState: Sendable {
         }
     }
 
-    public func save(_ remembered: Remembered) throws(StateError) {
+    /// Saves the state. `sideFilesCurrent`: the index and maps files already hold the checkpoint's tip (a run
+    /// that found nothing new), so only `state.json` is written — not megabytes of unchanged local state.
+    public func save(_ remembered: Remembered, sideFilesCurrent: Bool = false) throws(StateError) {
         var object = JSONObject([
             ("version", .integer(1)), ("ledgerId", .string(ledgerId)), ("firstCommit", .string(firstCommit.hex)),
             ("trust", .array(remembered.trust.map { .string($0) })),
@@ -147,10 +149,10 @@ public struct AuditorState: Sendable {
         try makeFolders(folder)
         do {
             // The index and the maps first: files naming a tip `state.json` does not (yet) name are ignored.
-            if let checkpoint = remembered.checkpoint, let records = checkpoint.records {
+            if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let records = checkpoint.records {
                 try DurableFile.write(records.fileBytes(tip: checkpoint.tip), to: indexPath, mode: 0o600)
             }
-            if let checkpoint = remembered.checkpoint, let maps = checkpoint.maps {
+            if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let maps = checkpoint.maps {
                 try DurableFile.write(maps.fileBytes(tip: checkpoint.tip), to: mapsPath, mode: 0o600)
             }
             try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)

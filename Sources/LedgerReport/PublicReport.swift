@@ -55,7 +55,7 @@ public enum PublicReport {
             progress?(model.stories.count, model.stories.count)
             for (path, page) in BindingIndexPages.render(model) { try site.add(path, page) }
             for (path, script) in SearchIndex.shards(model) { try site.add(path, script) }
-            for stored in contents.records where SiteLinks.ownPage(stored) == model.links.record(stored) {
+            for stored in contents.records where model.links.hasOwnPage(stored) {
                 try site.add(SiteLinks.ownPage(stored), RecordPage.render(stored))
             }
             try site.commit()

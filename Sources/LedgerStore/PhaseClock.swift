@@ -29,10 +29,13 @@ package final class PhaseClock {
     }
 
     package func report() {
-        guard Self.enabled else { return }
-        for (phase, seconds) in totals {
-            let line = Array("trace: \(phase) \(Int(seconds * 1000)) ms\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        }
+        for (phase, seconds) in totals { Self.note("\(phase) \(Int(seconds * 1000)) ms") }
+    }
+
+    /// One `trace:` line on stderr, when tracing is on.
+    package static func note(_ text: String) {
+        guard enabled else { return }
+        let line = Array("trace: \(text)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

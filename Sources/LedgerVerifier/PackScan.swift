@@ -62,10 +62,7 @@ enum PackScan {
         }
         let reason = PackStructure.violation(packs)
         withExtendedLifetime(maps) {}
-        if PhaseClock.enabled {
-            let line = Array("trace: pack scan: \(packs.count) of \(names.count) packs scanned\n".utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        }
+        PhaseClock.note("pack scan: \(packs.count) of \(names.count) packs scanned")
         if let reason {
             return [
                 PolicyFailure(policy: RepositoryShape.policyName, commit: nil, reason: reason + "; nothing was read")

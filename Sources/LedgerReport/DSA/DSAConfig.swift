@@ -104,7 +104,7 @@ public struct DSAConfig: Sendable {
             of: DSAVocabulary.automatedDetections, try reader.string("automated_detection"), "automated_detection")
         automatedDecision = try Self.one(
             of: DSAVocabulary.automatedDecisions, try reader.string("automated_decision"), "automated_decision")
-        contentType = try Self.strings(reader, "content_type").map { (value: String) throws(LedgerFormatError) in
+        contentType = try reader.stringArray("content_type").map { (value: String) throws(LedgerFormatError) in
             try Self.one(of: DSAVocabulary.contentTypes, value, "content_type")
         }
         guard !contentType.isEmpty else { throw Self.invalid("content_type", "must list at least one content type") }
@@ -116,7 +116,7 @@ public struct DSAConfig: Sendable {
             }
         }
         if case .array = json["territorial_scope"] {
-            territorialScope = try Self.strings(reader, "territorial_scope").map {
+            territorialScope = try reader.stringArray("territorial_scope").map {
                 (value: String) throws(LedgerFormatError) in
                 try Self.one(of: DSAVocabulary.countries, value, "territorial_scope")
             }
@@ -154,16 +154,12 @@ public struct DSAConfig: Sendable {
         if let illegal { _ = try one(of: ["Yes", "No"], illegal, path + ".incompatible_content_illegal") }
         return ClassMapping(
             category: try one(of: DSAVocabulary.categories, try reader.string("category"), path + ".category"),
-            categorySpecification: try strings(reader, "category_specification").map {
+            categorySpecification: try reader.stringArray("category_specification").map {
                 (value: String) throws(LedgerFormatError) in
                 try one(of: DSAVocabulary.keywords, value, path + ".category_specification")
             },
             decisionGround: ground, ground: groundText, explanation: explanation,
             incompatibleContentIllegal: illegal)
-    }
-
-    private static func strings(_ reader: FieldReader, _ field: String) throws(LedgerFormatError) -> [String] {
-        try reader.stringArray(field)
     }
 
     private static func one(of allowed: [String], _ value: String, _ field: String) throws(LedgerFormatError) -> String

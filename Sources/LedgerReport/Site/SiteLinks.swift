@@ -44,6 +44,9 @@ struct SiteLinks {
         bindingOfVerdict[ref].map { Self.binding($0) + "#" + Self.anchor(kind: Verdict.kindName, ref) }
     }
 
+    /// Whether `stored` is shown on a page of its own (it belongs to no single binding's story).
+    func hasOwnPage(_ stored: LedgerContents.Stored) -> Bool { record(stored) == Self.ownPage(stored) }
+
     static func ownPage(_ stored: LedgerContents.Stored) -> String {
         "records/\(stored.kindName)-\(stored.address.hex).html"
     }

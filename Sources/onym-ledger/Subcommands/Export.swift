@@ -83,8 +83,7 @@ extension OnymLedger {
             } else {
                 mapping = DSAConfig.standard
             }
-            let now = Instant(seconds: Int64(Date().timeIntervalSince1970))
-            let audited = try AuditedLedger.open(ledger!, audit: audit, evaluationTime: now)
+            let audited = try AuditedLedger.open(ledger!, audit: audit)
             if let note = audited.conductNote { Output.err(note) }
             let contents: LedgerContents
             do { contents = try LedgerContents(audited) } catch { throw .data("\(ledger!): \(error)") }

@@ -102,8 +102,7 @@ struct WitnessOptions {
 /// The verified transparency log a `publish` or `prove` works from.
 enum TransparencyOptions {
     static func log(of ledger: String, audit: AuditOptions) throws(CLIError) -> LedgerLogView {
-        let audited = try AuditedLedger.open(
-            ledger, audit: audit, evaluationTime: Instant(seconds: Int64(Date().timeIntervalSince1970)))
+        let audited = try AuditedLedger.open(ledger, audit: audit)
         if let note = audited.conductNote { Output.err(note) }
         let view: LedgerLogView?
         do {

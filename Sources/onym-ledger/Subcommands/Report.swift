@@ -39,8 +39,7 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let now = Instant(seconds: Int64(Date().timeIntervalSince1970))
-            let audited = try AuditedLedger.open(ledger, audit: audit, evaluationTime: now)
+            let audited = try AuditedLedger.open(ledger, audit: audit)
             if let note = audited.conductNote { Output.err(note) }
             let progress: ((Int, Int) -> Void)? =
                 Output.stderrIsTerminal

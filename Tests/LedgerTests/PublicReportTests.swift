@@ -238,3 +238,21 @@ struct ReversalTests {
         #expect(found == expected)
     }
 }
+
+/// The timeline draws at most `maxBars` bars: a signed time centuries back widens the bars, it does not make
+/// a page of a million of them.
+@Suite("Report timeline")
+struct TimelineTests {
+    @Test func aLongSpanWidensTheBarsAndKeepsEveryCount() {
+        let week = TimelineChart.secondsPerWeek
+        var weeks: [Int64: TimelineChart.Week] = [:]
+        weeks[0] = TimelineChart.Week(writesOK: 3)
+        weeks[5 * week] = TimelineChart.Week(ban: 1)
+        #expect(TimelineChart.bars(weeks).count == 6)  // short span: one bar a week, empty weeks drawn
+        weeks[-1_000 * 52 * week] = TimelineChart.Week(openCase: 2)  // a thousand years back
+        let bars = TimelineChart.bars(weeks)
+        #expect(bars.count <= Int(TimelineChart.maxBars))
+        #expect(bars.reduce(0) { $0 + $1.week.writesOK } == 3)
+        #expect(bars.reduce(0) { $0 + $1.week.ban + $1.week.openCase } == 3)
+    }
+}

@@ -11,6 +11,14 @@ enum TimelineChart {
         var ban = 0
         var dismiss = 0
         var verdicts: Int { openCase + ban + dismiss }
+
+        mutating func add(_ other: Week) {
+            writesOK += other.writesOK
+            writesFailed += other.writesFailed
+            openCase += other.openCase
+            ban += other.ban
+            dismiss += other.dismiss
+        }
         var writes: Int { writesOK + writesFailed }
     }
 
@@ -42,14 +50,32 @@ enum TimelineChart {
             case .dismiss: weeks[key, default: Week()].dismiss += 1
             }
         }
-        guard let first = weeks.keys.min(), let last = weeks.keys.max() else { return [] }
-        // Every week between the first and the last, empty ones included, so the axis is time.
-        return stride(from: first, through: last, by: Int(secondsPerWeek)).map { ($0, weeks[$0] ?? Week()) }
+        return bars(weeks)
     }
+
+    /// The bars for counts by week start: every bar between the first and the last week, empty ones included.
+    static func bars(_ weeks: [Int64: Week]) -> [(start: Int64, week: Week)] {
+        guard let first = weeks.keys.min(), let last = weeks.keys.max() else { return [] }
+        // Every bar between the first and the last, empty ones included, so the axis is time. A bar is one
+        // week, or several when the history spans more than `maxBars` weeks: signed times are the authorities'
+        // and the vendor's, and one dated centuries back must not make a page of a million bars.
+        let span = (last - first) / secondsPerWeek + 1
+        let width = (span + maxBars - 1) / maxBars * secondsPerWeek
+        var bars: [Int64: Week] = [:]
+        for (start, week) in weeks {
+            let bar = first + (start - first) / width * width
+            bars[bar, default: Week()].add(week)
+        }
+        return stride(from: first, through: last, by: Int(width)).map { ($0, bars[$0] ?? Week()) }
+    }
+
+    /// Most bars a chart draws.
+    static let maxBars: Int64 = 260
 
     static func render(_ model: ReportModel) -> String {
         let weeks = weeks(model)
         guard !weeks.isEmpty else { return "<p>No writes or verdicts yet.</p>\n" }
+        let barWeeks = weeks.count > 1 ? (weeks[1].start - weeks[0].start) / secondsPerWeek : 1
         let width = 760
         let barWidth = max(2, min(24, (width - 40) / weeks.count))
         let chartHeight = 90
@@ -67,7 +93,7 @@ enum TimelineChart {
                     let height = max(1, value * chartHeight / peak)
                     y -= height
                     svg +=
-                        "<rect class=\"\(part.className)\" x=\"\(x)\" y=\"\(y)\" width=\"\(max(1, barWidth - 1))\" height=\"\(height)\"><title>week of \(String(Instant(seconds: item.start).rfc3339.prefix(10))): \(value) \(HTML.escape(part.name))</title></rect>\n"
+                        "<rect class=\"\(part.className)\" x=\"\(x)\" y=\"\(y)\" width=\"\(max(1, barWidth - 1))\" height=\"\(height)\"><title>from \(String(Instant(seconds: item.start).rfc3339.prefix(10))): \(value) \(HTML.escape(part.name))</title></rect>\n"
                 }
             }
             svg +=
@@ -99,8 +125,8 @@ enum TimelineChart {
         }
         out += "<details><summary>The numbers</summary>\n"
         out += HTML.table(
-            caption: "Per week (weeks start Monday, UTC)",
-            headers: ["Week of", "Writes ok", "Writes failed", "Open-case", "Ban", "Dismiss"], rows: rows)
+            caption: "Per bar: \(barWeeks) week(s) from the date shown (weeks start Monday, UTC)",
+            headers: ["From", "Writes ok", "Writes failed", "Open-case", "Ban", "Dismiss"], rows: rows)
         return out + "</details>\n"
     }
 }

@@ -9,10 +9,12 @@ public struct MandateScopePolicy: LedgerPolicy {
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []
         let descriptor = state.descriptor(for: step)
-        var bindings = state.bindings
+        // The commit's own mandates beside the state's (a copy of the state's set would cost every binding
+        // of the ledger per commit).
+        var added: Set<String> = []
         for file in step.files {
             guard let mandate = file.mandate else { continue }
-            bindings.insert(mandate.deviceBinding)
+            added.insert(mandate.deviceBinding)
             if let descriptor, mandate.interface != descriptor.interface {
                 failures.append(
                     failure(
@@ -21,7 +23,9 @@ public struct MandateScopePolicy: LedgerPolicy {
             }
         }
         for file in step.files {
-            guard let entry = file.entry, !bindings.contains(entry.deviceBinding) else { continue }
+            guard let entry = file.entry, !state.bindings.contains(entry.deviceBinding),
+                !added.contains(entry.deviceBinding)
+            else { continue }
             failures.append(
                 failure(
                     step, path: file.path, record: "sequence \(entry.sequence)",

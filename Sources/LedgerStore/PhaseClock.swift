@@ -28,8 +28,8 @@ package final class PhaseClock {
         last = current
     }
 
-    package func report() {
-        for (phase, seconds) in totals { Self.note("\(phase) \(Int(seconds * 1000)) ms") }
+    package func report(prefix: String = "") {
+        for (phase, seconds) in totals { Self.note("\(prefix)\(phase) \(Int(seconds * 1000)) ms") }
     }
 
     /// One `trace:` line on stderr, when tracing is on.

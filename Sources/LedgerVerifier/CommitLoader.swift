@@ -2,9 +2,11 @@ import Dispatch
 import LedgerFormat
 import LedgerStore
 
-/// Loads one commit into a ``CommitStep``: git reads here, on the calling thread (a repository
-/// handle is single-threaded), then the CPU work — parsing, canonical checks, hashing, signature
-/// verification — spread over both cores.
+/// Loads one commit into a ``CommitStep`` in two parts: ``read(_:)`` — git reads on the calling thread
+/// (a repository handle is single-threaded), then parsing, canonical checks and hashing over both cores —
+/// needs nothing from earlier commits, so the verifier runs it a commit ahead on a thread of its own
+/// (``CommitReadAhead``); ``finish(_:index:state:)`` finds referenced records through the replay state and
+/// checks the signatures that need them.
 struct CommitLoader {
     /// Most files one commit may add before the rest is not read (``Limits``-style guard on absurd counts).
     static let maxFilesPerCommit = 200_000
@@ -28,12 +30,30 @@ struct CommitLoader {
         lookup = RecordLookup(repository: repository, tree: nil)
     }
 
+    /// What a commit's git reads and its state-free checks give — the changed paths, the added files
+    /// decoded and hashed, the commit's signature checked, the log leaves it adds — before any policy:
+    /// computed for commit N+1 while commit N is judged (``CommitReadAhead``).
+    struct Read: Sendable {
+        let commit: CommitInfo
+        let parentTree: ObjectID?
+        let changes: [PathChange]
+        let anomalies: [GitAnomaly]
+        let files: [LoadedFile]
+        let signature: CommitSignature
+        let leafHashes: [Merkle.Hash]
+    }
+
+    /// Reads and checks one commit: ``read(_:)`` then ``finish(_:index:state:)``.
     func load(_ id: ObjectID, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
+        try finish(try read(id), index: index, state: state)
+    }
+
+    /// Everything about commit `id` that does not depend on the commits before it.
+    func read(_ id: ObjectID) throws(GitError) -> Read {
         let commit = try repository.commit(id)
         let parentTree = try commit.parents.first.map { (parent: ObjectID) throws(GitError) in
             try repository.commit(parent).tree
         }
-        let earlierTree = parentTree
         var walk = TreeWalk()
         try collectChanges(old: parentTree, new: commit.tree, prefix: "", depth: 0, into: &walk)
         var changes = walk.changes
@@ -61,10 +81,28 @@ struct CommitLoader {
             batches.append(located.batch)
         }
         clock.lap("load: read blobs")
-        var files = Self.decodeInParallel(pending)
+        let files = Self.decodeInParallel(pending)
         for index in files.indices { files[index].batch = batches[index] }
         clock.lap("load: decode (parallel)")
-        try resolveReferences(&files, parentTree: earlierTree, index: state.records)
+
+        let signature: CommitSignature
+        switch CommitSignatureSplit.split(try repository.rawCommit(id, limit: CommitChain.maxCommitBytes)) {
+        case .signed(let text, let signedData): signature = Self.parseSignature(text, signedData: signedData)
+        case .unsigned: signature = .missing
+        case .malformed: signature = .malformed("a gpgsig header cut off before its line end")
+        }
+        let leafHashes = LedgerLog.entries(of: files.map { ($0.path, $0.sha256) }).map { Merkle.leafHash($0) }
+        clock.lap("load: commit signature, log leaves")
+        return Read(
+            commit: commit, parentTree: parentTree, changes: changes, anomalies: walk.anomalies, files: files,
+            signature: signature, leafHashes: leafHashes)
+    }
+
+    /// The step the policies judge: `read` with the records its files refer to found (in this commit or
+    /// before it, through `state`'s index) and the signatures that need them checked.
+    func finish(_ read: Read, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
+        var files = read.files
+        try resolveReferences(&files, parentTree: read.parentTree, index: state.records)
         clock.lap("load: resolve references")
         let descriptor =
             files.lazy.compactMap { file -> LedgerDescriptor? in
@@ -73,17 +111,11 @@ struct CommitLoader {
             }.first ?? state.descriptor
         Self.checkSignaturesInParallel(&files, descriptor: descriptor)
         clock.lap("load: signatures (parallel)")
-
-        let signature: CommitSignature
-        switch CommitSignatureSplit.split(try repository.rawCommit(id, limit: CommitChain.maxCommitBytes)) {
-        case .signed(let text, let signedData): signature = Self.parseSignature(text, signedData: signedData)
-        case .unsigned: signature = .missing
-        case .malformed: signature = .malformed("a gpgsig header cut off before its line end")
-        }
         var step = CommitStep(
-            index: index, commit: commit, parentTree: parentTree, signature: signature, changes: changes, files: files,
-            trailers: LedgerTrailers(message: commit.message), anomalies: walk.anomalies)
-        step.leafHashes = LedgerLog.entries(of: files.map { ($0.path, $0.sha256) }).map { Merkle.leafHash($0) }
+            index: index, commit: read.commit, parentTree: read.parentTree, signature: read.signature,
+            changes: read.changes, files: files, trailers: LedgerTrailers(message: read.commit.message),
+            anomalies: read.anomalies)
+        step.leafHashes = read.leafHashes
         return step
     }
 

@@ -122,8 +122,12 @@ public enum Verifier {
             let commits = chain.commits(after: start)
             let clock = PhaseClock()
             let loader = CommitLoader(repository: repository, clock: clock)
+            // Git reads, decoding and hashing of the next commits run on their own thread meanwhile.
+            let readAhead = CommitReadAhead(path: repository.path, ids: commits)
+            defer { readAhead.stop() }
             for (offset, id) in commits.enumerated() {
-                let step = try loader.load(id, index: state.commitsSeen, state: state)
+                let step = try loader.finish(try readAhead.next(), index: state.commitsSeen, state: state)
+                assert(step.id == id)
                 for policy in options.policies {
                     let found = policy.evaluate(step, state: state)
                     failures += found

@@ -1,0 +1,99 @@
+import Dispatch
+import LedgerStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads commits ahead of the policies: while commit N is judged, a thread of its own, with its own
+/// repository handle (libgit2 forbids sharing one across threads), reads commit N+1 — the tree diff, the
+/// blobs, decoding, hashing and the commit's signature (``CommitLoader/read(_:)``), none of which depends on
+/// the commits before it.
+///
+/// At most `depth` commits wait read and unjudged, so memory stays a few commits' files whatever the
+/// ledger's length. Commits come out in the order given; a git error ends the reading and is thrown by
+/// the ``next()`` that reaches it. ``stop()`` (also on deinit) ends the thread and waits for it: nothing
+/// touches the repository after the verifier returns.
+final class CommitReadAhead: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var ready: [Result<CommitLoader.Read, GitError>] = []
+    private var stopped = false
+    private var running = true
+    private let depth: Int
+
+    /// Starts reading `ids` from the repository at `path` (opened again, for the reading thread).
+    init(path: String, ids: [ObjectID], depth: Int = 2) {
+        self.depth = depth
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+        DispatchQueue(label: "onym-ledger.read-ahead").async { [self] in
+            self.run(path: path, ids: ids)
+        }
+    }
+
+    deinit {
+        stop()
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// The next commit's reading, in order; waits for it when the thread is behind.
+    func next() throws(GitError) -> CommitLoader.Read {
+        pthread_mutex_lock(&mutex)
+        while ready.isEmpty && running { pthread_cond_wait(&changed, &mutex) }
+        guard !ready.isEmpty else {
+            pthread_mutex_unlock(&mutex)
+            throw GitError.fail("read past the last commit")
+        }
+        let result = ready.removeFirst()
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+        return try result.get()
+    }
+
+    /// Ends the reading thread and waits until it has let go of its repository.
+    func stop() {
+        pthread_mutex_lock(&mutex)
+        stopped = true
+        pthread_cond_broadcast(&changed)
+        while running { pthread_cond_wait(&changed, &mutex) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private func run(path: String, ids: [ObjectID]) {
+        // Its own clock: these phases run beside the judging thread's, not inside them.
+        let clock = PhaseClock()
+        defer {
+            clock.report(prefix: "read ahead: ")
+            pthread_mutex_lock(&mutex)
+            running = false
+            pthread_cond_broadcast(&changed)
+            pthread_mutex_unlock(&mutex)
+        }
+        let loader: CommitLoader
+        do {
+            loader = CommitLoader(repository: try Repository.open(path), clock: clock)
+        } catch {
+            hand(.failure(error))
+            return
+        }
+        for id in ids {
+            let result: Result<CommitLoader.Read, GitError>
+            do throws(GitError) { result = .success(try loader.read(id)) } catch { result = .failure(error) }
+            guard hand(result), case .success = result else { return }
+        }
+    }
+
+    /// Queues one reading, waiting while `depth` are queued; false once stopped.
+    @discardableResult
+    private func hand(_ result: Result<CommitLoader.Read, GitError>) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while ready.count >= depth && !stopped { pthread_cond_wait(&changed, &mutex) }
+        guard !stopped else { return false }
+        ready.append(result)
+        pthread_cond_broadcast(&changed)
+        return true
+    }
+}

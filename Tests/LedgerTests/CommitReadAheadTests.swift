@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+@testable import LedgerVerifier
+
+/// Issue 14: full verify reads commit N+1 on a thread of its own while commit N is judged. The
+/// read-ahead must hand over exactly what reading on the judging thread gives, in history's order (as
+/// stock git lists it), surface a git error at the commit it belongs to, and stop without hanging.
+@Suite("Reading commits ahead of the policies")
+struct CommitReadAheadTests {
+    static let gitDirectory = LedgerSnapshotTests.gitDirectory
+
+    /// The example's commits, oldest first, as stock git lists them.
+    static func gitHistory() -> [ObjectID] {
+        let listed = runProcess("git", ["--git-dir", gitDirectory, "rev-list", "--reverse", "refs/heads/main"])
+        precondition(listed.status == 0, listed.stderr)
+        return listed.stdout.split(separator: "\n").map { ObjectID(hexString: String($0))! }
+    }
+
+    @Test func handsOverWhatTheJudgingThreadWouldReadInHistorysOrder() throws {
+        let ids = Self.gitHistory()
+        #expect(ids.count > 100)
+        let loader = CommitLoader(repository: try Repository.open(Self.gitDirectory), clock: PhaseClock())
+        let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids)
+        defer { ahead.stop() }
+        for id in ids {
+            let early = try ahead.next()
+            let here = try loader.read(id)
+            #expect(early.commit.id == id)
+            #expect(early.parentTree == here.parentTree)
+            #expect(early.changes.map(\.path) == here.changes.map(\.path))
+            #expect(early.files.map(\.path) == here.files.map(\.path))
+            #expect(early.files.map(\.sha256) == here.files.map(\.sha256))
+            #expect(early.files.map(\.bytes) == here.files.map(\.bytes))
+            #expect(early.leafHashes == here.leafHashes)
+            #expect(Self.validity(early.signature) == Self.validity(here.signature))
+            #expect(Self.validity(early.signature) == true)
+        }
+        #expect(throws: GitError.self) { try ahead.next() }
+    }
+
+    static func validity(_ signature: CommitSignature) -> Bool? {
+        if case .parsed(_, _, let isValid) = signature { return isValid }
+        return nil
+    }
+
+    @Test func aCommitThatCannotBeReadFailsAtItsPlaceInTheOrder() throws {
+        let ids = Array(Self.gitHistory().prefix(3))
+        let missing = ObjectID(hexString: String(repeating: "ab", count: 20))!
+        let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids + [missing] + ids)
+        defer { ahead.stop() }
+        for id in ids { #expect(try ahead.next().commit.id == id) }
+        #expect(throws: GitError.self) { try ahead.next() }
+        // Nothing after the failure is read.
+        #expect(throws: GitError.self) { try ahead.next() }
+    }
+
+    @Test func stoppingEarlyEndsTheThreadAndReturns() throws {
+        let ids = Self.gitHistory()
+        for taken in [0, 1, 5] {
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, depth: 2)
+            for _ in 0..<taken { _ = try ahead.next() }
+            ahead.stop()
+            ahead.stop()
+        }
+    }
+
+    @Test func aPathThatIsNotARepositoryIsAnErrorNotAHang() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ledger-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ahead = CommitReadAhead(path: folder.path, ids: Self.gitHistory())
+        #expect(throws: GitError.self) { try ahead.next() }
+    }
+}

@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         // Reading a ledger: the git repository (libgit2), durable files; no write code.
-        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2"]),
+        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib"]),
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
         .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerStore"]),
         // The vendor's writer: plans a batch, has the verifier's policies judge it, then publishes it.

@@ -36,6 +36,12 @@ public struct ByteWriter {
     }
 
     public mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    /// An instant: zigzag seconds, then nanoseconds.
+    public mutating func instant(_ value: Instant) {
+        signed(value.seconds)
+        varint(UInt64(value.nanoseconds))
+    }
 }
 
 /// Reads what ``ByteWriter`` wrote. Every read checks the bounds: a truncated or corrupt file throws
@@ -106,5 +112,12 @@ public struct ByteReader {
         guard offset < bytes.count else { throw Malformed() }
         defer { offset += 1 }
         return bytes[offset]
+    }
+
+    public mutating func instant() throws(Malformed) -> Instant {
+        let seconds = try signed()
+        let nanoseconds = try varint()
+        guard nanoseconds < 1_000_000_000 else { throw Malformed() }
+        return Instant(seconds: seconds, nanoseconds: Int32(nanoseconds))
     }
 }

@@ -6,7 +6,8 @@ public import LedgerFormat
 /// Never input: it is built from the trees of commits the holder read itself (the verifier from the
 /// commits it verified, the writer from its own commits or a rebuild), and every lookup through it is
 /// confirmed against the tree it reads from (``RecordLookup``). A value: a copy of a replay state keeps
-/// the index of its commit.
+/// the index of its commit. Layered (``LayeredMap``): what was saved stays in its file, mapped, and a
+/// copy copies only what changed since.
 public struct RecordIndex: Sendable, Equatable {
     /// A record's identity: its kind (or a manifest's detached signature) and its content address.
     public struct Key: Hashable, Sendable {
@@ -53,7 +54,34 @@ public struct RecordIndex: Sendable, Equatable {
         return UInt8(position)
     }
 
-    private var batches: [Key: UInt32] = [:]
+    /// How the index is kept in a ``SortedTable``: the key's code and address (33 bytes), the batch (4 bytes,
+    /// big-endian).
+    public enum Codec: TableCodec {
+        public static var kind: String { "records" }
+        public static func bytes(of key: Key) -> [UInt8] {
+            var writer = ByteWriter(reserving: 33)
+            writer.byte(key.code)
+            writer.address(key.address)
+            return writer.bytes
+        }
+        public static func key(from bytes: [UInt8]) -> Key? {
+            guard bytes.count == 33, Int(bytes[0]) < StoredRecords.kinds.count || bytes[0] == manifestSignatureCode
+            else { return nil }
+            var reader = ByteReader(bytes, from: 1)
+            guard let address = try? reader.address() else { return nil }
+            return Key(code: bytes[0], address: address)
+        }
+        public static func bytes(of value: UInt32) -> [UInt8] {
+            withUnsafeBytes(of: value.bigEndian) { Array($0) }
+        }
+        public static func value(from bytes: [UInt8], key: Key) -> UInt32? {
+            guard bytes.count == 4 else { return nil }
+            let value = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            return value >= 1 ? value : nil
+        }
+    }
+
+    var batches = LayeredMap<Codec>()
     /// The highest batch number seen: the next batch folder is one past it.
     public private(set) var lastBatch: Int64 = 0
 
@@ -67,12 +95,15 @@ public struct RecordIndex: Sendable, Equatable {
         }
     }
 
-    init(minimumCapacity: Int) {
-        batches = Dictionary(minimumCapacity: minimumCapacity)
+    init(batches: LayeredMap<Codec>, lastBatch: Int64) {
+        self.batches = batches
+        self.lastBatch = lastBatch
     }
 
-    /// Every key with its batch number, in no particular order (the file form).
-    var allEntries: Dictionary<Key, UInt32> { batches }
+    public static func == (left: RecordIndex, right: RecordIndex) -> Bool {
+        left.lastBatch == right.lastBatch && left.count == right.count
+            && left.batches.dictionary() == right.batches.dictionary()
+    }
 
     public var count: Int { batches.count }
 
@@ -89,7 +120,7 @@ public struct RecordIndex: Sendable, Equatable {
     /// record once, and the policies refuse a second copy.
     public mutating func insert(_ key: Key, batch: Int64) {
         precondition(batch >= 1 && batch <= LedgerLayout.maxBatch)
-        if batches[key] == nil { batches[key] = UInt32(batch) }
+        if batches[key] == nil { batches.set(key, UInt32(batch)) }
         lastBatch = max(lastBatch, batch)
     }
 

@@ -81,10 +81,12 @@ public struct AuditorState: Sendable {
     public var folder: String { "\(root)/ledgers/\(Self.safeName(ledgerId))/\(firstCommit.hex)" }
     var statePath: String { folder + "/state.json" }
     var journalPath: String { folder + "/journal.jsonl" }
-    /// The checkpoint's record index (``RecordIndex``), beside `state.json`.
-    var indexPath: String { folder + "/records.index" }
-    /// The checkpoint's replay maps (``ReplayMaps``), beside `state.json`.
-    var mapsPath: String { folder + "/replay.state" }
+    /// The checkpoint's record index (``RecordIndex``: a sorted table and its delta), beside `state.json`.
+    var indexPath: String { folder + "/records.table" }
+    /// The checkpoint's replay maps (``ReplayMaps``: the small file, and the binding table and its delta).
+    var mapsPaths: ReplayMaps.Paths { .init(small: folder + "/replay.state", bindings: folder + "/bindings.table") }
+    /// What versions before the sorted tables kept (never read again).
+    var legacyIndexPath: String { folder + "/records.index" }
     public var evidenceFolder: String { folder + "/evidence" }
 
     public init(root: String, ledgerId: String, firstCommit: ObjectID) {
@@ -120,8 +122,8 @@ public struct AuditorState: Sendable {
             if let checkpoint = try reader.optionalObject("checkpoint") {
                 var loaded = try Checkpoint(bytes: CanonicalJSON.encode(checkpoint.object))
                 // A missing or stale index file only costs the next run a listing of the batch folders.
-                loaded.records = DurableFile.read(indexPath).flatMap { RecordIndex(fileBytes: $0, tip: loaded.tip) }
-                loaded.maps = DurableFile.read(mapsPath).flatMap { ReplayMaps(fileBytes: $0, tip: loaded.tip) }
+                loaded.records = RecordIndex.load(from: indexPath, tip: loaded.tip)
+                loaded.maps = ReplayMaps.load(from: mapsPaths, tip: loaded.tip)
                 remembered.checkpoint = loaded
             }
             if case .array(let rewrites)? = object["rewrites"] {
@@ -150,10 +152,11 @@ public struct AuditorState: Sendable {
         do {
             // The index and the maps first: files naming a tip `state.json` does not (yet) name are ignored.
             if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let records = checkpoint.records {
-                try DurableFile.write(records.fileBytes(tip: checkpoint.tip), to: indexPath, mode: 0o600)
+                try records.save(to: indexPath, tip: checkpoint.tip, durable: true)
+                unlink(legacyIndexPath)
             }
             if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let maps = checkpoint.maps {
-                try DurableFile.write(maps.fileBytes(tip: checkpoint.tip), to: mapsPath, mode: 0o600)
+                try maps.save(to: mapsPaths, tip: checkpoint.tip, durable: true)
             }
             try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)
         } catch {

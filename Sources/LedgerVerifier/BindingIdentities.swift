@@ -2,10 +2,9 @@ public import LedgerFormat
 
 /// Which identities' mandates name each device binding (issue 12, "who may accuse whom"): several are
 /// legitimate — a new holder, a reinstall under a new identity — but never silent. Kept compactly: the
-/// first identity of every binding, and every identity of the few bindings several share.
+/// first identity of every binding in its ``BindingRecord``, and here every identity of the few bindings
+/// several share.
 public struct BindingIdentities: Sendable, Equatable {
-    /// binding → the first identity named and its acceptance.
-    private(set) var first: [String: Identity] = [:]
     /// binding → every identity (with its earliest acceptance), for bindings several identities share.
     public private(set) var shared: [String: [Identity]] = [:]
 
@@ -16,16 +15,16 @@ public struct BindingIdentities: Sendable, Equatable {
 
     public init() {}
 
-    init(first: [String: Identity], shared: [String: [Identity]]) {
-        self.first = first
+    init(shared: [String: [Identity]]) {
         self.shared = shared
     }
 
-    public mutating func add(_ mandate: Mandate) {
+    /// Records `mandate`'s identity on its binding, whose first identity is `first`.
+    public mutating func add(_ mandate: Mandate, first: inout Identity?) {
         let identity = Identity(user: mandate.userKey, acceptedAt: mandate.acceptedAt)
         let binding = mandate.deviceBinding
-        guard let owner = first[binding] else {
-            first[binding] = identity
+        guard let owner = first else {
+            first = identity
             return
         }
         var all = shared[binding] ?? [owner]
@@ -35,7 +34,7 @@ public struct BindingIdentities: Sendable, Equatable {
             all.append(identity)
         }
         if owner.user == identity.user && all.count == 1 {
-            if identity.acceptedAt < owner.acceptedAt { first[binding] = identity }
+            if identity.acceptedAt < owner.acceptedAt { first = identity }
             return
         }
         shared[binding] = all.sorted { ($0.acceptedAt, $0.user) < ($1.acceptedAt, $1.user) }

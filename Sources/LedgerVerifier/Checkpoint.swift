@@ -15,12 +15,13 @@ public struct Checkpoint: Sendable {
     public var firstCommitTime: Int64?
     public var profilePlatform: String?
     public var lastWriteTime: Instant?
-    /// The replay state that grows with the ledger (bindings, identities, last written bits, facts,
-    /// revocations, attempts, manifests): kept in its own binary file beside the checkpoint
-    /// (``ReplayMaps/fileBytes(tip:)``), never in the JSON; without it, continuing rebuilds them from the tree.
+    /// The replay state that grows with the ledger (every binding's record; shared identities, revocations,
+    /// attempts, manifests): kept in files of its own beside the checkpoint (``ReplayMaps``), never in the
+    /// JSON; without them, continuing rebuilds it from the tree.
     public var maps: ReplayMaps?
-    /// Which batch stores each record at the tip: kept in its own file beside the checkpoint
-    /// (`RecordIndex.fileBytes(tip:)`), never in the JSON; without it, continuing lists every batch folder.
+    /// Which batch stores each record at the tip: kept in files of its own beside the checkpoint
+    /// (`RecordIndex.save(to:tip:durable:)`), never in the JSON; without them, continuing lists every batch
+    /// folder.
     public var records: RecordIndex?
     /// The transparency log's right edge at the tip (`{"size", "peaks": [base64…]}` in the JSON); without
     /// it, continuing re-hashes every file of the history.

@@ -54,15 +54,19 @@ extension ReplayState {
             maps.restore(into: &state)
             return
         }
-        // Without the maps file: every binding, identity, last write and fact, from the tree.
-        state.bindings = []
+        // Without the maps: every binding's identity, last write and facts, from the tree.
+        var records: [String: BindingRecord] = [:]
         state.identities = BindingIdentities()
         for mandate in try snapshot.all(Mandate.self) {
-            state.bindings.insert(mandate.deviceBinding)
-            state.identities.add(mandate)
+            state.identities.add(mandate, first: &records[mandate.deviceBinding, default: BindingRecord()].identity)
         }
-        state.lastWritten = try snapshot.lastWrittenBits(upTo: trailers.logSize)
-        state.facts = try Self.receivedVerdicts(in: snapshot)
+        for (binding, bits) in try snapshot.lastWrittenBits(upTo: trailers.logSize) {
+            records[binding, default: BindingRecord()].lastWritten = bits
+        }
+        for (binding, facts) in try Self.receivedVerdicts(in: snapshot) {
+            records[binding, default: BindingRecord()].facts = facts
+        }
+        state.bindings = BindingTable(records)
         state.manifests = try snapshot.all(AuthorityManifest.self)
         state.statusAttempts = try snapshot.all(StatusAttempt.self)
         state.revocations = try snapshot.all(RevocationDetermination.self).map(\.effect)

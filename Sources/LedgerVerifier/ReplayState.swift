@@ -15,16 +15,14 @@ public struct ReplayState: Sendable {
     public var signers: AllowedSigners?
     public var logSize: Int64 = 0
     public var logHead = WriteLogEntry.genesis
-    /// Every device binding a mandate so far names.
-    public var bindings: Set<String> = []
-    /// Which identities' mandates name each binding (shared bindings are shown, never silent).
+    /// Every device binding the ledger names so far — by a mandate, a received verdict or a write — with
+    /// its first identity, its last written bits (what Apple holds, as far as the log knows) and its
+    /// received verdicts (the evaluator's state for the replay).
+    public var bindings = BindingTable()
+    /// The identities of bindings several identities' mandates name (shown, never silent).
     public var identities = BindingIdentities()
     public var profilePlatform: String?
-    /// Every received verdict so far, by device binding: the evaluator's state for the replay.
-    public var facts: [String: [VerdictFact]] = [:]
     public var revocations: [DesignationRevocation.Effect] = []
-    /// The bits of each binding's last successful write (what Apple holds, as far as the log knows).
-    public var lastWritten: [String: DeviceBits] = [:]
     /// The latest `recordedAt` of a successful write.
     public var lastWriteTime: Instant?
     /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
@@ -41,6 +39,22 @@ public struct ReplayState: Sendable {
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
         self.now = now
+    }
+
+    /// Whether a mandate so far names `binding`.
+    public func isMandated(_ binding: String) -> Bool { bindings[binding]?.isMandated ?? false }
+
+    /// The verdicts about `binding` received so far, as the evaluator's facts.
+    public func facts(of binding: String) -> [VerdictFact] { bindings[binding]?.facts ?? [] }
+
+    /// The bits of `binding`'s last successful write so far.
+    public func lastWritten(of binding: String) -> DeviceBits? { bindings[binding]?.lastWritten }
+
+    /// Changes `binding`'s record (a new one when the ledger has not named it before).
+    mutating func update(_ binding: String, _ change: (inout BindingRecord) -> Void) {
+        var record = bindings[binding] ?? BindingRecord()
+        change(&record)
+        bindings.set(binding, record)
     }
 
     /// Whether `key` may sign the next commit.
@@ -89,8 +103,9 @@ public struct ReplayState: Sendable {
             case .success(.checkpoint(let note)):
                 checkpointBody = note.text
             case .success(.record(let mandate as Mandate)):
-                bindings.insert(mandate.deviceBinding)
-                identities.add(mandate)
+                var record = bindings[mandate.deviceBinding] ?? BindingRecord()
+                identities.add(mandate, first: &record.identity)
+                bindings.set(mandate.deviceBinding, record)
             case .success(.record(let manifest as AuthorityManifest)):
                 manifests.append(manifest)
             case .success(.record(let attempt as StatusAttempt)):
@@ -98,7 +113,7 @@ public struct ReplayState: Sendable {
             case .success(.record(let revocation as RevocationDetermination)):
                 revocations.append(revocation.effect)
             case .success(.record(is VerdictReceipt)):
-                if let fact = Self.fact(for: file) { facts[fact.deviceBinding, default: []].append(fact) }
+                if let fact = Self.fact(for: file) { update(fact.deviceBinding) { $0.facts.append(fact) } }
             case .success(.record(let profile as EnforcementProfile)):
                 if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
             default:
@@ -109,7 +124,9 @@ public struct ReplayState: Sendable {
         let position = Self.logPosition(after: step, size: logSize, head: logHead)
         for entry in step.files.compactMap(\.entry) where entry.sequence > logSize && entry.sequence <= position.size {
             if entry.succeeded {
-                lastWritten[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+                update(entry.deviceBinding) {
+                    $0.lastWritten = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
+                }
                 lastWriteTime = max(lastWriteTime ?? entry.recordedAt, entry.recordedAt)
             }
         }

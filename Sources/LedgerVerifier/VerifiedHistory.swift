@@ -6,14 +6,29 @@ public import LedgerStore
 public final class VerifiedHistory {
     public let tip: ObjectID
     public let descriptor: LedgerDescriptor?
-    /// Received verdicts by device binding.
-    public let facts: [String: [VerdictFact]]
+    /// Every binding's record (identity, last written bits, facts), as verification left it.
+    public let bindingTable: BindingTable
+    /// Received verdicts by device binding (the whole map, built on first use; ``facts(of:)`` for one).
+    public private(set) lazy var facts: [String: [VerdictFact]] = {
+        var all: [String: [VerdictFact]] = [:]
+        bindingTable.forEach { binding, record in if !record.facts.isEmpty { all[binding] = record.facts } }
+        return all
+    }()
     /// Each binding's last successful write as of the tip (see ``lastWritten(at:)`` for earlier times).
-    public let lastWritten: [String: DeviceBits]
+    public private(set) lazy var lastWritten: [String: DeviceBits] = {
+        var all: [String: DeviceBits] = [:]
+        bindingTable.forEach { binding, record in if let bits = record.lastWritten { all[binding] = bits } }
+        return all
+    }()
     private let lastWriteTime: Instant?
     private let logSize: Int64
     private var writtenAt: [Instant: [String: DeviceBits]] = [:]
-    public let bindings: Set<String>
+    /// Every binding a mandate names.
+    public private(set) lazy var bindings: Set<String> = {
+        var all: Set<String> = []
+        bindingTable.forEach { binding, record in if record.isMandated { all.insert(binding) } }
+        return all
+    }()
     public let revocations: [DesignationRevocation.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
     public let snapshot: LedgerSnapshot
@@ -23,11 +38,9 @@ public final class VerifiedHistory {
         self.snapshot = snapshot
         tip = snapshot.tip
         descriptor = state.descriptor
-        facts = state.facts
-        lastWritten = state.lastWritten
+        bindingTable = state.bindings
         lastWriteTime = state.lastWriteTime
         logSize = state.logSize
-        bindings = state.bindings
         revocations = state.revocations
     }
 
@@ -48,6 +61,12 @@ public final class VerifiedHistory {
         let bits = (try? snapshot.lastWrittenBits(upTo: logSize, recordedBy: time)) ?? [:]
         writtenAt[time] = bits
         return bits
+    }
+
+    /// `binding`'s last successful write recorded at or before `time`.
+    public func lastWritten(of binding: String, at time: Instant) -> DeviceBits? {
+        if let lastWriteTime, time >= lastWriteTime { return bindingTable[binding]?.lastWritten }
+        return lastWritten(at: time)[binding]
     }
 
     public var lookup: GateEvaluator.Lookup {
@@ -74,8 +93,11 @@ public final class VerifiedHistory {
 
     /// Whether the ledger knows `binding`: a mandate names it, or a verdict or a write does.
     public func knows(binding: String) -> Bool {
-        bindings.contains(binding) || facts[binding] != nil || lastWritten[binding] != nil
+        bindingTable[binding] != nil
     }
+
+    /// The verdicts about `binding` received by the tip.
+    public func facts(of binding: String) -> [VerdictFact] { bindingTable[binding]?.facts ?? [] }
 
     /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
     /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
@@ -93,8 +115,8 @@ public final class VerifiedHistory {
         -> GateEvaluator.Input
     {
         var input = GateEvaluator.Input(
-            binding: binding, facts: facts[binding] ?? [],
-            appleBits: appleBits ?? lastWritten(at: time)[binding] ?? .clear,
+            binding: binding, facts: facts(of: binding),
+            appleBits: appleBits ?? lastWritten(of: binding, at: time) ?? .clear,
             at: time)
         input.revocations = revocations
         input.user = user

@@ -11,17 +11,23 @@ import LedgerVerifier
 /// the replay state from the whole tree (which reads every receipted verdict, every mandate and every
 /// log entry: seconds at 100 000 entries).
 ///
-/// Three files, each naming the tip it holds: `onym-ledger-writer-state.json` — `{version, checkpoint}`,
-/// the small part — `onym-ledger-writer-replay.state`, the replay maps (``ReplayMaps``: bindings,
-/// identities, last written bits, facts, revocations, attempts, manifests, binary), and
-/// `onym-ledger-writer-index`, the record index. Written when the appending process exits
+/// Files each naming the tip they hold: `onym-ledger-writer-state.json` — `{version, checkpoint}`, the
+/// small part — the replay maps (``ReplayMaps``: `onym-ledger-writer-replay.state` for the shared
+/// identities, revocations, attempts and manifests, `onym-ledger-writer-bindings.table` and its `.delta` for
+/// every binding's record), and the record index (`onym-ledger-writer-records.table` and its `.delta`). Written when the appending process exits
 /// (``ReplayStateCache``). A cache of the writer's own results: used only when all three name the current
 /// tip, rebuilt when missing, stale or unreadable, written without fsync (a lost write only costs the next
 /// append a rebuild), and never read by the verifier, which keeps its own.
 enum WriterStateFile {
     static func statePath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-state.json" }
-    static func mapsPath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-replay.state" }
-    static func indexPath(_ gitDirectory: String) -> String { folder(gitDirectory) + "onym-ledger-writer-index" }
+    static func mapsPaths(_ gitDirectory: String) -> ReplayMaps.Paths {
+        .init(
+            small: folder(gitDirectory) + "onym-ledger-writer-replay.state",
+            bindings: folder(gitDirectory) + "onym-ledger-writer-bindings.table")
+    }
+    static func indexPath(_ gitDirectory: String) -> String {
+        folder(gitDirectory) + "onym-ledger-writer-records.table"
+    }
 
     private static func folder(_ gitDirectory: String) -> String {
         gitDirectory.hasSuffix("/") ? gitDirectory : gitDirectory + "/"
@@ -37,10 +43,10 @@ enum WriterStateFile {
             stateObject["version"] == .integer(2),
             case .object(let checkpointObject)? = stateObject["checkpoint"],
             var checkpoint = try? Checkpoint(json: checkpointObject), checkpoint.tip == tip,
-            let maps = DurableFile.read(mapsPath(directory)).flatMap({ ReplayMaps(fileBytes: $0, tip: tip) })
+            let maps = ReplayMaps.load(from: mapsPaths(directory), tip: tip)
         else { return nil }
         checkpoint.maps = maps
-        checkpoint.records = DurableFile.read(indexPath(directory)).flatMap { RecordIndex(fileBytes: $0, tip: tip) }
+        checkpoint.records = RecordIndex.load(from: indexPath(directory), tip: tip)
         return try? ReplayState.resumed(
             at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(keys: [signer]), now: now)
     }
@@ -48,13 +54,12 @@ enum WriterStateFile {
     /// Saves the state after `tip`: the maps and the index first, the small file naming them last.
     static func save(_ state: ReplayState, at tip: ObjectID, gitDirectory: String) {
         let checkpoint = Checkpoint(of: state, tip: tip, trust: [], summary: VerificationSummary())
-        if let maps = checkpoint.maps {
-            try? DurableFile.write(maps.fileBytes(tip: tip), to: mapsPath(gitDirectory), durable: false)
-        }
-        try? DurableFile.write(state.records.fileBytes(tip: tip), to: indexPath(gitDirectory), durable: false)
+        try? checkpoint.maps?.save(to: mapsPaths(gitDirectory), tip: tip, durable: false)
+        try? state.records.save(to: indexPath(gitDirectory), tip: tip, durable: false)
         let object = JSONObject([("version", .integer(2)), ("checkpoint", .object(checkpoint.json))])
         try? DurableFile.write(CanonicalJSON.encode(object), to: statePath(gitDirectory), durable: false)
-        // The JSON replay snapshot versions before the binary maps kept (megabytes, never read again).
+        // What versions before the sorted tables kept (megabytes, never read again).
         unlink(folder(gitDirectory) + "onym-ledger-writer-replay.json")
+        unlink(folder(gitDirectory) + "onym-ledger-writer-index")
     }
 }

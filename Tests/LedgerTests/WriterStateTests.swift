@@ -11,75 +11,78 @@ import LedgerStore
 /// judgement a rebuild from the tree gives, and it must never be trusted past its tip or its bytes.
 @Suite("Writer state files")
 struct WriterStateTests {
-    /// The replay maps file round-trips exactly — every binding, identity (shared ones included), last
-    /// written bits, fact (nanoseconds included), revocation, attempt and manifest of the example's tip — and
-    /// is refused (nil, never a trap) for another tip, for every truncation, and with its end changed.
-    @Test func theReplayMapsFileRoundTripsTheExampleState() throws {
+    /// The replay maps' files round-trip exactly — every binding's identity, last written bits and facts
+    /// (nanoseconds included), shared identities, revocations, attempts and manifests of the example's tip —
+    /// and are refused (nil, never a trap) for another tip, for every truncation of the small file, and
+    /// with its end changed.
+    @Test func theReplayMapsFilesRoundTripTheExampleState() throws {
         let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
         let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
         var state = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
         var summary = VerificationSummary()
         try state.restore(&summary, at: tip, repository: repository, checkpoint: nil)
-        #expect(state.facts.values.reduce(0) { $0 + $1.count } == 302)
+        let records = state.bindings.dictionary()
+        #expect(records.values.reduce(0) { $0 + $1.facts.count } == 302)
+        #expect(records.values.filter(\.isMandated).count == 73)
         var maps = ReplayMaps(of: state)
         // The example's bindings each have one identity: add one two identities share.
         let at = Instant.parse("2026-08-01T00:00:00.5Z")!
-        maps.identities = BindingIdentities(
-            first: maps.identities.first,
-            shared: [
-                "enrollment:shared": [
-                    .init(user: "onym:key:a", acceptedAt: at), .init(user: "onym:key:b", acceptedAt: at),
-                ]
-            ])
-        let bytes = maps.fileBytes(tip: tip)
-        let decoded = try #require(ReplayMaps(fileBytes: bytes, tip: tip))
-        #expect(decoded.bindings == state.bindings)
+        maps.identities = BindingIdentities(shared: [
+            "enrollment:shared": [.init(user: "onym:key:a", acceptedAt: at), .init(user: "onym:key:b", acceptedAt: at)]
+        ])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("maps-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = ReplayMaps.Paths(small: folder + "/replay.state", bindings: folder + "/bindings.table")
+        try maps.save(to: paths, tip: tip, durable: false)
+        let decoded = try #require(ReplayMaps.load(from: paths, tip: tip))
+        #expect(decoded.bindings.dictionary() == records)
         #expect(decoded.identities == maps.identities)
         #expect(decoded.identities.shared.count == 1)
-        #expect(decoded.lastWritten == state.lastWritten)
-        #expect(decoded.facts == state.facts)
         #expect(decoded.revocations == state.revocations)
         #expect(decoded.statusAttempts.map(\.ref) == state.statusAttempts.map(\.ref))
         #expect(decoded.manifests.map(\.rawBytes) == state.manifests.map(\.rawBytes))
         let parent = try #require(try repository.commit(tip).parents.first)
-        #expect(ReplayMaps(fileBytes: bytes, tip: parent) == nil)
+        #expect(ReplayMaps.load(from: paths, tip: parent) == nil)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: paths.small)))
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 997)) {
-            #expect(ReplayMaps(fileBytes: Array(bytes.prefix(length)), tip: tip) == nil, "cut at \(length)")
+            #expect(ReplayMaps(smallFile: Array(bytes.prefix(length)), tip: tip) == nil, "cut at \(length)")
         }
-        #expect(ReplayMaps(fileBytes: bytes + [0], tip: tip) == nil)
+        #expect(ReplayMaps(smallFile: bytes + [0], tip: tip) == nil)
         // A resumed state is the rebuilt one.
         var checkpoint = Checkpoint(of: state, tip: tip, trust: [], summary: summary)
-        checkpoint.maps = ReplayMaps(fileBytes: ReplayMaps(of: state).fileBytes(tip: tip), tip: tip)
+        checkpoint.maps = ReplayMaps.load(from: paths, tip: tip)
         let resumed = try ReplayState.resumed(
             at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(), now: state.now)
-        #expect(resumed.facts == state.facts && resumed.lastWritten == state.lastWritten)
-        #expect(resumed.bindings == state.bindings && resumed.identities == state.identities)
+        #expect(resumed.bindings.dictionary() == records)
+        #expect(resumed.identities == maps.identities)
     }
 
-    /// The record index file round-trips the example's index (every record of its 73 mandates, 302 verdicts
-    /// and receipts…) and is refused for any other tip or with one byte cut or changed.
-    @Test func theRecordIndexFileRoundTripsAndNamesItsTip() throws {
+    /// The record index files round-trip the example's index (every record of its 73 mandates, 302 verdicts
+    /// and receipts…) and are refused for any other tip or with one byte cut or changed.
+    @Test func theRecordIndexFilesRoundTripAndNameTheirTip() throws {
         let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
         let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
         let index = try repository.recordIndex(inCommit: tip)
         #expect(index.count == 1 + 2 + 73 + 302 + 302 + 1 + 1)  // + a compromise report and a revocation
-        let bytes = index.fileBytes(tip: tip)
-        #expect(RecordIndex(fileBytes: bytes, tip: tip) == index)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/records.table"
+        try index.save(to: path, tip: tip, durable: false)
+        #expect(RecordIndex.load(from: path, tip: tip) == index)
         let parent = try #require(try repository.commit(tip).parents.first)
-        #expect(RecordIndex(fileBytes: bytes, tip: parent) == nil)
-        #expect(RecordIndex(fileBytes: Array(bytes.dropLast()), tip: tip) == nil)
-        // A header whose count the bytes cannot hold (one that would overflow when multiplied) is refused.
-        let huge = Array("onym-ledger record index 1 \(tip.hex) 1 \(Int.max / 2)\n".utf8)
-        #expect(RecordIndex(fileBytes: huge, tip: tip) == nil)
-        var unknownKind = bytes
-        unknownKind[bytes.firstIndex(of: 0x0A)! + 1] = 0x40
-        #expect(RecordIndex(fileBytes: unknownKind, tip: tip) == nil)
+        #expect(RecordIndex.load(from: path, tip: parent) == nil)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try Data(bytes.dropLast()).write(to: URL(fileURLWithPath: path))
+        #expect(RecordIndex.load(from: path, tip: tip) == nil)
         // A checkpoint carrying the index resumes to the state a full listing gives.
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
         var rebuilt = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
         var summary = VerificationSummary()
         try rebuilt.restore(&summary, at: tip, repository: repository, checkpoint: nil)
         var checkpoint = Checkpoint(of: rebuilt, tip: tip, trust: [], summary: summary)
-        checkpoint.records = RecordIndex(fileBytes: bytes, tip: tip)
+        checkpoint.records = RecordIndex.load(from: path, tip: tip)
         let resumed = try ReplayState.resumed(
             at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(), now: rebuilt.now)
         #expect(resumed.records == rebuilt.records)
@@ -93,7 +96,8 @@ struct WriterStateTests {
         scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
         let gitDirectory = scenario.ledger
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.statePath(gitDirectory)))
-        #expect(FileManager.default.fileExists(atPath: WriterStateFile.mapsPath(gitDirectory)))
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.mapsPaths(gitDirectory).small))
+        #expect(FileManager.default.fileExists(atPath: WriterStateFile.mapsPaths(gitDirectory).bindings))
         #expect(FileManager.default.fileExists(atPath: WriterStateFile.indexPath(gitDirectory)))
         // The JSON snapshot older versions kept is removed by the next save.
         let legacy = gitDirectory + "/onym-ledger-writer-replay.json"

@@ -23,7 +23,7 @@ public struct MandateScopePolicy: LedgerPolicy {
             }
         }
         for file in step.files {
-            guard let entry = file.entry, !state.bindings.contains(entry.deviceBinding),
+            guard let entry = file.entry, !state.isMandated(entry.deviceBinding),
                 !added.contains(entry.deviceBinding)
             else { continue }
             failures.append(

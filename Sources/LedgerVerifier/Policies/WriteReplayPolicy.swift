@@ -18,7 +18,7 @@ public struct WriteReplayPolicy: LedgerPolicy {
         var failures: [PolicyFailure] = []
         for file in step.files {
             guard let entry = file.entry else { continue }
-            let facts = (state.facts[entry.deviceBinding] ?? []) + (newFacts[entry.deviceBinding] ?? [])
+            let facts = state.facts(of: entry.deviceBinding) + (newFacts[entry.deviceBinding] ?? [])
             if let mismatch = WriteReplay.check(entry, facts: facts, revocations: state.revocations) {
                 failures.append(
                     failure(

@@ -1,0 +1,175 @@
+public import LedgerFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How a ``LayeredMap``'s keys and values become a ``SortedTable``'s bytes.
+public protocol TableCodec {
+    associatedtype Key: Hashable & Sendable
+    associatedtype Value: Sendable
+    /// The table kind named in the file's header.
+    static var kind: String { get }
+    static func bytes(of key: Key) -> [UInt8]
+    static func key(from bytes: [UInt8]) -> Key?
+    static func bytes(of value: Value) -> [UInt8]
+    /// The value stored under `key`; nil when the bytes do not read.
+    static func value(from bytes: [UInt8], key: Key) -> Value?
+}
+
+/// A map that grows with the ledger, kept so that continuing from a checkpoint costs what the new commits
+/// touch, not what the ledger holds: an immutable base — a ``SortedTable`` file mapped into memory, or a
+/// dictionary this process built — shared by every copy, and the changes made since, in a dictionary of
+/// their own. A copy (the writer judging a batch on a copy of its state) copies only the changes.
+///
+/// On disk (``save(to:tip:note:durable:)``): the full table at `path`, and `path.delta` holding the changes
+/// since it (a table whose header names the full table's tip as its base). A save writes only the delta
+/// while the changes are a small part of the whole, else a new full table; loading checks that the files
+/// fit together and name the expected tip (``load(from:tip:)``).
+public struct LayeredMap<Codec: TableCodec>: Sendable {
+    public typealias Key = Codec.Key
+    public typealias Value = Codec.Value
+
+    final class Memory: @unchecked Sendable {
+        let entries: [Key: Value]
+        init(_ entries: [Key: Value]) { self.entries = entries }
+    }
+
+    enum Base: Sendable {
+        case memory(Memory)
+        case file(SortedTable)
+    }
+
+    private var base: Base
+    private var changes: [Key: Value]
+    public private(set) var count: Int
+
+    /// In memory, the changes are folded into a new base once they outnumber half the map (and 4 096):
+    /// a fold copies the whole map, so the map doubles between folds and folding costs O(1) a change.
+    static var foldMinimum: Int { 4096 }
+    /// On disk, a delta is written while it holds at most a 32nd of the map (or 4 096 entries): a run that
+    /// continues reads it whole, so it stays small, and the full table is rewritten after that many changes.
+    static var deltaMinimum: Int { 4096 }
+    static var deltaFraction: Int { 32 }
+
+    public init() {
+        base = .memory(Memory([:]))
+        changes = [:]
+        count = 0
+    }
+
+    public init(_ entries: [Key: Value]) {
+        base = .memory(Memory(entries))
+        changes = [:]
+        count = entries.count
+    }
+
+    public subscript(key: Key) -> Value? {
+        get {
+            if let changed = changes[key] { return changed }
+            return baseValue(key)
+        }
+    }
+
+    /// Sets `key`'s value (a map of the ledger's history only grows: there is no removal).
+    public mutating func set(_ key: Key, _ value: Value) {
+        if changes.updateValue(value, forKey: key) == nil, baseValue(key) == nil { count += 1 }
+        if changes.count > max(Self.foldMinimum, count / 2) { fold() }
+    }
+
+    private func baseValue(_ key: Key) -> Value? {
+        switch base {
+        case .memory(let memory): return memory.entries[key]
+        case .file(let table):
+            guard let bytes = table.value(for: Codec.bytes(of: key)) else { return nil }
+            guard let value = Codec.value(from: bytes, key: key) else {
+                // The table's checksum passed: only a codec that disagrees with its own writer gets here.
+                preconditionFailure("local state table \(table.header.kind) holds a value its codec does not read")
+            }
+            return value
+        }
+    }
+
+    /// Every entry, the changes over the base, in no particular order.
+    public func forEach(_ body: (Key, Value) -> Void) {
+        switch base {
+        case .memory(let memory):
+            for (key, value) in memory.entries where changes[key] == nil { body(key, value) }
+        case .file(let table):
+            table.forEach { keyBytes, valueBytes in
+                guard let key = Codec.key(from: keyBytes), changes[key] == nil,
+                    let value = Codec.value(from: valueBytes, key: key)
+                else { return }
+                body(key, value)
+            }
+        }
+        for (key, value) in changes { body(key, value) }
+    }
+
+    /// Every entry as a dictionary (for the few readers that want the whole map: reports, reconcile).
+    public func dictionary() -> [Key: Value] {
+        var all: [Key: Value] = [:]
+        all.reserveCapacity(count)
+        forEach { all[$0] = $1 }
+        return all
+    }
+
+    /// Makes a new in-memory base of everything (the changes grew to a good part of the whole).
+    private mutating func fold() {
+        base = .memory(Memory(dictionary()))
+        changes = [:]
+    }
+
+    // MARK: - Files
+
+    public static func deltaPath(_ path: String) -> String { path + ".delta" }
+
+    /// The map the files at `path` hold for `tip`, with the note saved beside it; nil when they are missing,
+    /// damaged, of another kind, or do not fit together and name `tip`.
+    public static func load(from path: String, tip: ObjectID) -> (map: LayeredMap, note: UInt64)? {
+        guard let full = SortedTable.open(path, kind: Codec.kind), full.header.base == nil else { return nil }
+        var map = LayeredMap()
+        map.base = .file(full)
+        map.count = full.header.count
+        if full.header.tip == tip { return (map, full.header.note) }
+        guard let delta = SortedTable.open(deltaPath(path), kind: Codec.kind), delta.header.tip == tip,
+            delta.header.base == full.header.tip
+        else { return nil }
+        var valid = true
+        delta.forEach { keyBytes, valueBytes in
+            guard let key = Codec.key(from: keyBytes), let value = Codec.value(from: valueBytes, key: key) else {
+                valid = false
+                return
+            }
+            if map.changes.updateValue(value, forKey: key) == nil, map.baseValue(key) == nil { map.count += 1 }
+        }
+        return valid ? (map, delta.header.note) : nil
+    }
+
+    /// Saves the map as of `tip`: the changes since the full table this map was loaded from, as a delta,
+    /// while they are few (never rewriting the full table, which another reader may have mapped); else a new
+    /// full table and no delta. `note` is kept in the header.
+    public func save(to path: String, tip: ObjectID, note: UInt64, mode: mode_t = 0o600, durable: Bool)
+        throws(DurableFile.WriteError)
+    {
+        if case .file(let full) = base {
+            if full.header.tip == tip && changes.isEmpty && full.header.note == note { return }
+            if full.header.tip != tip && changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
+                let entries = changes.map { (key: Codec.bytes(of: $0.key), value: Codec.bytes(of: $0.value)) }
+                let header = SortedTable.Header(
+                    kind: Codec.kind, tip: tip, base: full.header.tip, count: entries.count, note: note)
+                try DurableFile.write(
+                    SortedTable.bytes(header: header, entries: entries), to: Self.deltaPath(path), mode: mode,
+                    durable: durable)
+                return
+            }
+        }
+        var entries: [(key: [UInt8], value: [UInt8])] = []
+        entries.reserveCapacity(count)
+        forEach { entries.append((Codec.bytes(of: $0), Codec.bytes(of: $1))) }
+        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: entries.count, note: note)
+        try DurableFile.write(
+            SortedTable.bytes(header: header, entries: entries), to: path, mode: mode, durable: durable)
+        unlink(Self.deltaPath(path))
+    }
+}

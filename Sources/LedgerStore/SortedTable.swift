@@ -1,0 +1,189 @@
+internal import CZlib
+public import LedgerFormat
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One file of local state as a sorted table — entries (key bytes → value bytes) in key order, found by
+/// binary search in the file mapped into memory, so a lookup touches a few pages and opening the file
+/// does not decode it. What lets a run that continues from a checkpoint read only what it touches
+/// (``LayeredMap``).
+///
+/// Bytes: the line `onym-ledger table 1 <kind> <tip hex> <base hex> <count> <note>\n`; then `count + 1`
+/// offsets (8 bytes each, little-endian) of the entries from the start of the entry area, the last one its
+/// end; then the entries, each a LEB128 key length, the key and the value; then the CRC-32 (zlib's) of all
+/// the bytes before it, 4 bytes little-endian. `<base>` is 40 zeros for a full table, else the tip of the
+/// full table this one (a delta) continues; `<note>` is a number the owner keeps with the table.
+///
+/// Local state, never input: a file whose header, checksum or offsets are wrong does not open (the owner
+/// rebuilds what it held), and every read stays inside the mapping whatever the bytes say.
+public final class SortedTable: @unchecked Sendable {
+    public struct Header: Equatable, Sendable {
+        public var kind: String
+        public var tip: ObjectID
+        /// The full table a delta continues; nil for a full table.
+        public var base: ObjectID?
+        public var count: Int
+        public var note: UInt64
+
+        public init(kind: String, tip: ObjectID, base: ObjectID?, count: Int, note: UInt64) {
+            self.kind = kind
+            self.tip = tip
+            self.base = base
+            self.count = count
+            self.note = note
+        }
+    }
+
+    static let magic = "onym-ledger table 1"
+    static let noBase = String(repeating: "0", count: 40)
+
+    public let header: Header
+    private let mapping: UnsafeRawBufferPointer
+    private let offsetsStart: Int
+    private let entriesStart: Int
+    private let entriesEnd: Int
+
+    private init(header: Header, mapping: UnsafeRawBufferPointer, offsetsStart: Int) {
+        self.header = header
+        self.mapping = mapping
+        self.offsetsStart = offsetsStart
+        entriesStart = offsetsStart + 8 * (header.count + 1)
+        entriesEnd = mapping.count - 4
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+
+    // MARK: - Writing
+
+    /// The bytes of a table holding `entries` (sorted here; keys must be distinct).
+    public static func bytes(header: Header, entries: [(key: [UInt8], value: [UInt8])]) -> [UInt8] {
+        let sorted = entries.sorted { compare($0.key, $1.key) < 0 }
+        var headerLine = "\(magic) \(header.kind) \(header.tip.hex) \(header.base?.hex ?? noBase) "
+        headerLine += "\(sorted.count) \(header.note)\n"
+        var body = ByteWriter(reserving: sorted.reduce(0) { $0 + $1.key.count + $1.value.count + 2 })
+        var offsets: [UInt64] = [0]
+        offsets.reserveCapacity(sorted.count + 1)
+        for entry in sorted {
+            body.raw(entry.key)
+            for byte in entry.value { body.byte(byte) }
+            offsets.append(UInt64(body.bytes.count))
+        }
+        var file = Array(headerLine.utf8)
+        file.reserveCapacity(file.count + 8 * offsets.count + body.bytes.count + 4)
+        for offset in offsets { withUnsafeBytes(of: offset.littleEndian) { file.append(contentsOf: $0) } }
+        file.append(contentsOf: body.bytes)
+        let checksum = UInt32(file.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
+        withUnsafeBytes(of: checksum.littleEndian) { file.append(contentsOf: $0) }
+        return file
+    }
+
+    // MARK: - Opening
+
+    /// The table at `path` if it is one of `kind`, whole and consistent; nil otherwise.
+    public static func open(_ path: String, kind: String) -> SortedTable? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size < Int64(1) << 40 else { return nil }
+        let size = Int(info.st_size)
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        let mapping = UnsafeRawBufferPointer(start: address, count: size)
+        guard let (header, offsetsStart) = validated(mapping, kind: kind) else {
+            munmap(address, size)
+            return nil
+        }
+        return SortedTable(header: header, mapping: mapping, offsetsStart: offsetsStart)
+    }
+
+    private static func validated(_ bytes: UnsafeRawBufferPointer, kind: String) -> (Header, Int)? {
+        guard bytes.count >= 4, let newline = bytes.prefix(256).firstIndex(of: 0x0A) else { return nil }
+        let fields = String(decoding: bytes[..<newline], as: UTF8.self).split(
+            separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 8, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
+            let tip = ObjectID(hexString: String(fields[4])),
+            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7])
+        else { return nil }
+        let base = fields[5] == noBase ? nil : ObjectID(hexString: String(fields[5]))
+        guard fields[5] == noBase || base != nil else { return nil }
+        let offsetsStart = newline + 1
+        let (offsetBytes, overflow) = (count + 1).multipliedReportingOverflow(by: 8)
+        guard !overflow, bytes.count - 4 - offsetsStart >= offsetBytes else { return nil }
+        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+        let computed = UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count - 4)))
+        guard stored == computed else { return nil }
+        // Offsets start at 0, never decrease, and the last one ends the entry area exactly.
+        let area = UInt64(bytes.count - 4 - offsetsStart - offsetBytes)
+        var previous: UInt64 = 0
+        for index in 0...count {
+            let offset = UInt64(
+                littleEndian: bytes.loadUnaligned(fromByteOffset: offsetsStart + 8 * index, as: UInt64.self))
+            guard index > 0 ? offset > previous : offset == 0 else { return nil }
+            previous = offset
+        }
+        guard previous == area else { return nil }
+        return (Header(kind: kind, tip: tip, base: base, count: count, note: note), offsetsStart)
+    }
+
+    // MARK: - Reading
+
+    private func offset(_ index: Int) -> Int {
+        Int(UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: offsetsStart + 8 * index, as: UInt64.self)))
+    }
+
+    /// Entry `index`'s key and value ranges in the mapping (empty ranges when its bytes are inconsistent).
+    private func entry(_ index: Int) -> (key: Range<Int>, value: Range<Int>) {
+        let start = entriesStart + offset(index)
+        let end = min(entriesStart + offset(index + 1), entriesEnd)
+        var cursor = start
+        var length = 0
+        var shift = 0
+        while cursor < end, shift < 63 {
+            let byte = mapping[cursor]
+            cursor += 1
+            length |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
+        return (cursor..<cursor + length, cursor + length..<end)
+    }
+
+    /// The value stored under `key`, nil when the table has none.
+    public func value(for key: [UInt8]) -> [UInt8]? {
+        var low = 0
+        var high = header.count
+        while low < high {
+            let middle = (low + high) / 2
+            let found = entry(middle)
+            let order = key.withUnsafeBytes { Self.compare(UnsafeRawBufferPointer(rebasing: mapping[found.key]), $0) }
+            if order == 0 { return Array(mapping[found.value]) }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Every entry, in key order.
+    public func forEach(_ body: (_ key: [UInt8], _ value: [UInt8]) -> Void) {
+        for index in 0..<header.count {
+            let found = entry(index)
+            body(Array(mapping[found.key]), Array(mapping[found.value]))
+        }
+    }
+
+    /// Byte-wise order, a shorter key first when one is the other's prefix.
+    static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+            let order = memcmp(a, b, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+    }
+
+    static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
+        left.withUnsafeBytes { a in right.withUnsafeBytes { b in compare(a, b) } }
+    }
+}

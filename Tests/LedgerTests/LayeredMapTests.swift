@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+import LedgerFormat
+@testable import LedgerStore
+
+/// Issue 14: the local state that grows with the ledger (the record index, every binding's record) is a
+/// sorted table mapped from its file plus the changes since, so a run that continues reads what it touches.
+/// Checked against a plain dictionary through random changes, saves and loads (the oracle), and the
+/// files against an independent reader of their documented bytes (`Tests/Interop/tablecheck.py`).
+@Suite("Layered maps and sorted tables")
+struct LayeredMapTests {
+    /// Keys are short strings, values a few bytes whose first byte says how many follow.
+    enum TestCodec: TableCodec {
+        static var kind: String { "test" }
+        static func bytes(of key: String) -> [UInt8] { Array(key.utf8) }
+        static func key(from bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+        static func bytes(of value: [UInt8]) -> [UInt8] { [UInt8(value.count)] + value }
+        static func value(from bytes: [UInt8], key: String) -> [UInt8]? {
+            bytes.first.map(Int.init) == bytes.count - 1 ? Array(bytes.dropFirst()) : nil
+        }
+    }
+
+    typealias Map = LayeredMap<TestCodec>
+
+    /// SplitMix64: the same changes on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func tip(_ number: Int) -> ObjectID {
+        ObjectID(hexString: String(format: "%040x", number))!
+    }
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tables-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test func agreesWithADictionaryThroughChangesSavesAndLoads() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/test.table"
+        var random = Seeded(state: 20_261_201)
+        var model: [String: [UInt8]] = [:]
+        var map = Map()
+        var deltas = 0
+        var fulls = 0
+        for round in 1...40 {
+            // Mostly small rounds (a delta), now and then a large one (a fold in memory, a full table).
+            let changes =
+                round % 9 == 0
+                ? Int.random(in: 9_000...20_000, using: &random) : Int.random(in: 0...600, using: &random)
+            for _ in 0..<changes {
+                let existing = !model.isEmpty && Bool.random(using: &random)
+                let key = existing ? model.keys.randomElement(using: &random)! : "k\(random.next() % 1_000_000)"
+                let value = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
+                model[key] = value
+                map.set(key, value)
+                #expect(map[key] == value)
+            }
+            #expect(map.count == model.count)
+            try map.save(to: path, tip: Self.tip(round), note: UInt64(round), durable: false)
+            if Self.exists(Map.deltaPath(path)) { deltas += 1 } else { fulls += 1 }
+            // A later process: only the files.
+            let (loaded, note) = try #require(Map.load(from: path, tip: Self.tip(round)))
+            #expect(note == UInt64(round))
+            #expect(loaded.count == model.count)
+            #expect(loaded.dictionary() == model)
+            for key in model.keys.prefix(50) { #expect(loaded[key] == model[key]) }
+            #expect(loaded["absent"] == nil)
+            #expect(Map.load(from: path, tip: Self.tip(10_000 + round)) == nil)
+            map = loaded
+        }
+        // Both ways of saving were taken.
+        #expect(deltas > 10 && fulls > 2, "deltas \(deltas), full tables \(fulls)")
+    }
+
+    @Test func anIndependentReaderFindsWhatTheMapHolds() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/test.table"
+        var map = Map()
+        var model: [String: [UInt8]] = [:]
+        for index in 0..<5_000 {
+            model["key-\(index)"] = [UInt8(index % 251), 7]
+            map.set("key-\(index)", [UInt8(index % 251), 7])
+        }
+        try map.save(to: path, tip: Self.tip(1), note: 42, durable: false)
+        var (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+        for index in 0..<300 {
+            model["key-\(index * 7)"] = [1, 2, 3]
+            loaded.set("key-\(index * 7)", [1, 2, 3])
+            model["new-\(index)"] = []
+            loaded.set("new-\(index)", [])
+        }
+        try loaded.save(to: path, tip: Self.tip(2), note: 43, durable: false)
+        #expect(Self.exists(Map.deltaPath(path)))
+
+        let checker = ExampleLedgerTests.root.appendingPathComponent("Tests/Interop/tablecheck.py").path
+        func read(_ file: String) throws -> (header: [String: Any], entries: [String: [UInt8]]) {
+            let run = runProcess("python3", [checker, file])
+            #expect(run.status == 0, "\(run.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            var entries: [String: [UInt8]] = [:]
+            for entry in try #require(object["entries"] as? [[String: String]]) {
+                let key = String(decoding: Self.bytes(hex: entry["key"]!), as: UTF8.self)
+                entries[key] = TestCodec.value(from: Self.bytes(hex: entry["value"]!), key: key)
+            }
+            return (object, entries)
+        }
+        let full = try read(path)
+        let delta = try read(Map.deltaPath(path))
+        #expect(full.header["tip"] as? String == Self.tip(1).hex && full.header["base"] is NSNull)
+        #expect(full.header["note"] as? Int == 42 && full.header["kind"] as? String == "test")
+        #expect(delta.header["tip"] as? String == Self.tip(2).hex)
+        #expect(delta.header["base"] as? String == Self.tip(1).hex && delta.header["note"] as? Int == 43)
+        #expect(full.entries.merging(delta.entries) { $1 } == model)
+        #expect(delta.entries.count == 600)
+
+        // The checker refuses a table whose checksum does not match (so its "ok" means something).
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/damaged"))
+        #expect(runProcess("python3", [checker, folder + "/damaged"]).status == 1)
+    }
+
+    @Test func damagedOrMismatchedFilesDoNotLoad() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/test.table"
+        var map = Map()
+        for index in 0..<2_000 { map.set("key-\(index)", [UInt8(index % 200)]) }
+        try map.save(to: path, tip: Self.tip(1), note: 0, durable: false)
+        let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        func write(_ bytes: [UInt8], _ file: String = path) throws {
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+        }
+        for length in stride(from: 0, to: full.count, by: max(1, full.count / 499)) {
+            try write(Array(full.prefix(length)))
+            #expect(Map.load(from: path, tip: Self.tip(1)) == nil, "cut at \(length)")
+        }
+        for position in stride(from: 0, to: full.count, by: max(1, full.count / 199)) {
+            var flipped = full
+            flipped[position] ^= 0x20
+            try write(flipped)
+            #expect(Map.load(from: path, tip: Self.tip(1)) == nil, "byte \(position) changed")
+        }
+        try write(full)
+        var (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+        loaded.set("key-1", [9])
+        try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
+        #expect(Map.load(from: path, tip: Self.tip(2))?.map["key-1"] == [9])
+        // A full table of another tip under the delta: they do not fit together.
+        var other = Map()
+        other.set("x", [1])
+        try other.save(to: folder + "/other.table", tip: Self.tip(7), note: 0, durable: false)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: folder + "/other.table", toPath: path)
+        #expect(Map.load(from: path, tip: Self.tip(2)) == nil)
+        // A table of another kind is not this one.
+        #expect(SortedTable.open(path, kind: "records") == nil)
+    }
+
+    @Test func copiesAreIndependentValues() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var original = Map()
+        for index in 0..<100 { original.set("key-\(index)", [1]) }
+        try original.save(to: folder + "/t.table", tip: Self.tip(1), note: 0, durable: false)
+        let (mapped, _) = try #require(Map.load(from: folder + "/t.table", tip: Self.tip(1)))
+        for base in [original, mapped] {
+            var copy = base
+            copy.set("key-1", [2])
+            copy.set("new", [3])
+            #expect(base["key-1"] == [1] && base["new"] == nil && base.count == 100)
+            #expect(copy["key-1"] == [2] && copy["new"] == [3] && copy.count == 101)
+        }
+    }
+
+    static func bytes(hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            out.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return out
+    }
+}

@@ -140,16 +140,18 @@ extension Repository {
     @discardableResult
     public func consolidatePacks() throws(GitError) -> Int {
         let directory = gitDirectory + "objects/pack/"
-        var packs = Self.packNames(in: directory).compactMap { name -> (name: String, ids: [ObjectID])? in
-            guard let ids = Self.objectIDs(inIndex: directory + name + ".idx") else { return nil }
-            return (name, ids)
+        // Sizes from the index headers (1 KiB each): the ids of the big packs, millions at 10^6 entries,
+        // are never read when only small packs merge.
+        var packs = Self.packNames(in: directory).compactMap { name -> (name: String, count: Int)? in
+            guard let count = Self.objectCount(inIndex: directory + name + ".idx") else { return nil }
+            return (name, count)
         }
         guard packs.count > Self.packLimit else { return 0 }
-        packs.sort { $0.ids.count < $1.ids.count }
+        packs.sort { $0.count < $1.count }
         var total = 0
         var merge = 0
-        while merge < packs.count, merge < 2 || packs[merge].ids.count < 2 * total {
-            total += packs[merge].ids.count
+        while merge < packs.count, merge < 2 || packs[merge].count < 2 * total {
+            total += packs[merge].count
             merge += 1
         }
         guard merge >= 2 else { return 0 }
@@ -159,7 +161,8 @@ extension Repository {
         var seen: Set<ObjectID> = []
         var objects: [PackWriter.Object] = []
         for pack in packs[..<merge] {
-            for id in pack.ids where seen.insert(id).inserted {
+            guard let ids = Self.objectIDs(inIndex: directory + pack.name + ".idx") else { return 0 }
+            for id in ids where seen.insert(id).inserted {
                 var object: OpaquePointer?
                 var oid = id.raw
                 try GitError.check(git_odb_read(&object, odb, &oid))
@@ -184,15 +187,26 @@ extension Repository {
         return merge
     }
 
+    /// How many objects a version-2 pack index lists (its last fan-out entry), or nil for anything else.
+    static func objectCount(inIndex path: String) -> Int? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        return objectCount(readingHeaderOf: file)
+    }
+
+    private static func objectCount(readingHeaderOf file: UnsafeMutablePointer<FILE>) -> Int? {
+        var header = [UInt8](repeating: 0, count: 8 + 256 * 4)
+        guard fread(&header, 1, header.count, file) == header.count, header[0..<4] == [0xFF, 0x74, 0x4F, 0x63],
+            header[7] == 2
+        else { return nil }
+        return header[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
+    }
+
     /// The object ids a version-2 pack index lists, or nil for anything else.
     static func objectIDs(inIndex path: String) -> [ObjectID]? {
         guard let text = fopen(path, "rb") else { return nil }
         defer { fclose(text) }
-        var header = [UInt8](repeating: 0, count: 8 + 256 * 4)
-        guard fread(&header, 1, header.count, text) == header.count, header[0..<4] == [0xFF, 0x74, 0x4F, 0x63],
-            header[7] == 2
-        else { return nil }
-        let count = header[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
+        guard let count = objectCount(readingHeaderOf: text) else { return nil }
         var raw = [UInt8](repeating: 0, count: count * 20)
         guard count == 0 || fread(&raw, 1, raw.count, text) == raw.count else { return nil }
         return (0..<count).map { ObjectID(bytes: Array(raw[($0 * 20)..<($0 * 20 + 20)])) }

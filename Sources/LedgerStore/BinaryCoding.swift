@@ -37,6 +37,14 @@ public struct ByteWriter {
 
     public mutating func byte(_ value: UInt8) { bytes.append(value) }
 
+    /// Bytes as they are, with no length before them.
+    public mutating func append(_ data: [UInt8]) { bytes.append(contentsOf: data) }
+
+    /// Eight zero-initialized bytes to fill in later (a fixed-width slot).
+    public mutating func raw8(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
     /// An instant: zigzag seconds, then nanoseconds.
     public mutating func instant(_ value: Instant) {
         signed(value.seconds)

@@ -30,8 +30,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public typealias Key = Codec.Key
     public typealias Value = Codec.Value
 
+    /// A base this process built. Changed only while a single map holds it (``fold()``), else immutable.
     final class Memory: @unchecked Sendable {
-        let entries: [Key: Value]
+        var entries: [Key: Value]
         init(_ entries: [Key: Value]) { self.entries = entries }
     }
 
@@ -90,6 +91,12 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         }
     }
 
+    /// Whether the base is a file that was checked whole when it was opened (nil for a base in memory).
+    var baseCheckedWhole: Bool? {
+        if case .file(let table) = base { return table.checkedWhole }
+        return nil
+    }
+
     /// Every entry, the changes over the base, in no particular order.
     public func forEach(_ body: (Key, Value) -> Void) {
         switch base {
@@ -114,8 +121,20 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         return all
     }
 
-    /// Makes a new in-memory base of everything (the changes grew to a good part of the whole).
+    /// Makes a new in-memory base of everything (the changes grew to a good part of the whole): the
+    /// changes merged into the base in place when no other copy of the map shares it (a verifier's one
+    /// state), else a new base beside the shared one.
     private mutating func fold() {
+        if case .memory(var memory) = base {
+            base = .memory(Memory([:]))
+            if isKnownUniquelyReferenced(&memory) {
+                memory.entries.merge(changes) { $1 }
+                base = .memory(memory)
+                changes = [:]
+                return
+            }
+            base = .memory(memory)
+        }
         base = .memory(Memory(dictionary()))
         changes = [:]
     }
@@ -127,14 +146,17 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     /// The map the files at `path` hold for `tip`, with the note saved beside it; nil when they are missing,
     /// damaged, of another kind, or do not fit together and name `tip`.
     public static func load(from path: String, tip: ObjectID) -> (map: LayeredMap, note: UInt64)? {
-        guard let full = SortedTable.open(path, kind: Codec.kind), full.header.base == nil else { return nil }
+        // The delta first (small, always checked whole): it may record the full table as checked.
+        let delta = SortedTable.open(deltaPath(path), kind: Codec.kind)
+        guard let full = SortedTable.open(path, kind: Codec.kind, trusted: delta?.header.baseIdentity),
+            full.header.base == nil
+        else { return nil }
         var map = LayeredMap()
         map.base = .file(full)
         map.count = full.header.count
-        if full.header.tip == tip { return (map, full.header.note) }
-        guard let delta = SortedTable.open(deltaPath(path), kind: Codec.kind), delta.header.tip == tip,
-            delta.header.base == full.header.tip
-        else { return nil }
+        guard let delta, delta.header.tip == tip, delta.header.base == full.header.tip else {
+            return full.header.tip == tip ? (map, full.header.note) : nil
+        }
         var valid = true
         delta.forEach { keyBytes, valueBytes in
             guard let key = Codec.key(from: keyBytes), let value = Codec.value(from: valueBytes, key: key) else {
@@ -148,28 +170,40 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
 
     /// Saves the map as of `tip`: the changes since the full table this map was loaded from, as a delta,
     /// while they are few (never rewriting the full table, which another reader may have mapped); else a new
-    /// full table and no delta. `note` is kept in the header.
+    /// full table and no delta. `note` is kept in the header. The delta also records the full table's file
+    /// identity once a run checked the table whole (an empty delta when nothing else changed).
     public func save(to path: String, tip: ObjectID, note: UInt64, mode: mode_t = 0o600, durable: Bool)
         throws(DurableFile.WriteError)
     {
-        if case .file(let full) = base {
-            if full.header.tip == tip && changes.isEmpty && full.header.note == note { return }
-            if full.header.tip != tip && changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
-                let entries = changes.map { (key: Codec.bytes(of: $0.key), value: Codec.bytes(of: $0.value)) }
-                let header = SortedTable.Header(
-                    kind: Codec.kind, tip: tip, base: full.header.tip, count: entries.count, note: note)
-                try DurableFile.write(
-                    SortedTable.bytes(header: header, entries: entries), to: Self.deltaPath(path), mode: mode,
-                    durable: durable)
+        if case .file(let full) = base, changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
+            // Unchanged and already recorded as checked (or not recordable yet): nothing to write.
+            if full.header.tip == tip && changes.isEmpty && full.header.note == note
+                && (!full.checkedWhole || full.identity == nil)
+            {
                 return
             }
+            // The delta records the full table's identity (checked whole by this run, or by the run that
+            // recorded it), so the next run reads only the full table's header.
+            let entries = changes.map { (key: Codec.bytes(of: $0.key), value: Codec.bytes(of: $0.value)) }
+            let header = SortedTable.Header(
+                kind: Codec.kind, tip: tip, base: full.header.tip, count: entries.count, note: note,
+                baseIdentity: full.identity)
+            try DurableFile.write(
+                SortedTable.bytes(header: header, entries: entries), to: Self.deltaPath(path), mode: mode,
+                durable: durable)
+            return
         }
-        var entries: [(key: [UInt8], value: [UInt8])] = []
-        entries.reserveCapacity(count)
-        forEach { entries.append((Codec.bytes(of: $0), Codec.bytes(of: $1))) }
-        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: entries.count, note: note)
-        try DurableFile.write(
-            SortedTable.bytes(header: header, entries: entries), to: path, mode: mode, durable: durable)
+        // The keys sorted by their bytes; each value encoded into the file as it is reached.
+        var keys: [(bytes: [UInt8], key: Key)] = []
+        keys.reserveCapacity(count)
+        forEach { key, _ in keys.append((Codec.bytes(of: key), key)) }
+        keys.sort { SortedTable.compare($0.bytes, $1.bytes) < 0 }
+        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: keys.count, note: note)
+        let bytes = SortedTable.bytes(header: header, sortedKeys: keys.map(\.bytes)) {
+            Codec.bytes(of: self[keys[$0].key]!)
+        }
+        keys = []
+        try DurableFile.write(bytes, to: path, mode: mode, durable: durable)
         unlink(Self.deltaPath(path))
     }
 }

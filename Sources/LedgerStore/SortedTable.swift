@@ -10,14 +10,17 @@ public import LedgerFormat
 /// does not decode it. What lets a run that continues from a checkpoint read only what it touches
 /// (``LayeredMap``).
 ///
-/// Bytes: the line `onym-ledger table 1 <kind> <tip hex> <base hex> <count> <note>\n`; then `count + 1`
+/// Bytes: the line `onym-ledger table 1 <kind> <tip hex> <base hex> <count> <note> <base identity>\n`; then `count + 1`
 /// offsets (8 bytes each, little-endian) of the entries from the start of the entry area, the last one its
 /// end; then the entries, each a LEB128 key length, the key and the value; then the CRC-32 (zlib's) of all
 /// the bytes before it, 4 bytes little-endian. `<base>` is 40 zeros for a full table, else the tip of the
-/// full table this one (a delta) continues; `<note>` is a number the owner keeps with the table.
+/// full table this one (a delta) continues; `<note>` is a number the owner keeps with the table; `<base
+/// identity>` is `-`, or in a delta the full table's ``FileIdentity`` when it was last checked whole.
 ///
 /// Local state, never input: a file whose header, checksum or offsets are wrong does not open (the owner
-/// rebuilds what it held), and every read stays inside the mapping whatever the bytes say.
+/// rebuilds what it held), and every read stays inside the mapping whatever the bytes say. A full table
+/// whose identity a delta records as checked is not checksummed again (opening it then reads only its
+/// header): the full table is never rewritten in place, so an unchanged identity is an unchanged file.
 public final class SortedTable: @unchecked Sendable {
     public struct Header: Equatable, Sendable {
         public var kind: String
@@ -26,13 +29,17 @@ public final class SortedTable: @unchecked Sendable {
         public var base: ObjectID?
         public var count: Int
         public var note: UInt64
+        /// In a delta: the full table's file identity when it was last checked whole.
+        public var baseIdentity: String?
 
-        public init(kind: String, tip: ObjectID, base: ObjectID?, count: Int, note: UInt64) {
+        public init(kind: String, tip: ObjectID, base: ObjectID?, count: Int, note: UInt64, baseIdentity: String? = nil)
+        {
             self.kind = kind
             self.tip = tip
             self.base = base
             self.count = count
             self.note = note
+            self.baseIdentity = baseIdentity
         }
     }
 
@@ -40,13 +47,21 @@ public final class SortedTable: @unchecked Sendable {
     static let noBase = String(repeating: "0", count: 40)
 
     public let header: Header
+    /// The file's identity when it was opened (nil when it changed within the last two seconds).
+    public let identity: String?
+    /// Whether opening checked the whole file (its checksum and offsets), rather than trusting an identity.
+    public let checkedWhole: Bool
     private let mapping: UnsafeRawBufferPointer
     private let offsetsStart: Int
     private let entriesStart: Int
     private let entriesEnd: Int
 
-    private init(header: Header, mapping: UnsafeRawBufferPointer, offsetsStart: Int) {
+    private init(
+        header: Header, identity: String?, checkedWhole: Bool, mapping: UnsafeRawBufferPointer, offsetsStart: Int
+    ) {
         self.header = header
+        self.identity = identity
+        self.checkedWhole = checkedWhole
         self.mapping = mapping
         self.offsetsStart = offsetsStart
         entriesStart = offsetsStart + 8 * (header.count + 1)
@@ -60,29 +75,43 @@ public final class SortedTable: @unchecked Sendable {
     /// The bytes of a table holding `entries` (sorted here; keys must be distinct).
     public static func bytes(header: Header, entries: [(key: [UInt8], value: [UInt8])]) -> [UInt8] {
         let sorted = entries.sorted { compare($0.key, $1.key) < 0 }
+        return bytes(header: header, sortedKeys: sorted.map(\.key)) { sorted[$0].value }
+    }
+
+    /// The bytes of a table holding `sortedKeys` (in increasing order, distinct), each with `value(i)`:
+    /// values are encoded straight into the file's bytes, one at a time, so writing a table of a million
+    /// entries holds its keys and the file, not a second copy of every value.
+    public static func bytes(header: Header, sortedKeys keys: [[UInt8]], value: (Int) -> [UInt8]) -> [UInt8] {
         var headerLine = "\(magic) \(header.kind) \(header.tip.hex) \(header.base?.hex ?? noBase) "
-        headerLine += "\(sorted.count) \(header.note)\n"
-        var body = ByteWriter(reserving: sorted.reduce(0) { $0 + $1.key.count + $1.value.count + 2 })
+        headerLine += "\(keys.count) \(header.note) \(header.baseIdentity ?? "-")\n"
+        var file = ByteWriter(reserving: headerLine.utf8.count + 8 * (keys.count + 1) + 48 * keys.count)
+        for byte in headerLine.utf8 { file.byte(byte) }
+        let offsetsStart = file.bytes.count
+        for _ in 0...keys.count { file.raw8(0) }
+        let entriesStart = file.bytes.count
         var offsets: [UInt64] = [0]
-        offsets.reserveCapacity(sorted.count + 1)
-        for entry in sorted {
-            body.raw(entry.key)
-            for byte in entry.value { body.byte(byte) }
-            offsets.append(UInt64(body.bytes.count))
+        offsets.reserveCapacity(keys.count + 1)
+        for (index, key) in keys.enumerated() {
+            file.raw(key)
+            file.append(value(index))
+            offsets.append(UInt64(file.bytes.count - entriesStart))
         }
-        var file = Array(headerLine.utf8)
-        file.reserveCapacity(file.count + 8 * offsets.count + body.bytes.count + 4)
-        for offset in offsets { withUnsafeBytes(of: offset.littleEndian) { file.append(contentsOf: $0) } }
-        file.append(contentsOf: body.bytes)
-        let checksum = UInt32(file.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
-        withUnsafeBytes(of: checksum.littleEndian) { file.append(contentsOf: $0) }
-        return file
+        var bytes = file.bytes
+        bytes.withUnsafeMutableBytes { raw in
+            for (index, offset) in offsets.enumerated() {
+                raw.storeBytes(of: offset.littleEndian, toByteOffset: offsetsStart + 8 * index, as: UInt64.self)
+            }
+        }
+        let checksum = UInt32(bytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) })
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
     // MARK: - Opening
 
-    /// The table at `path` if it is one of `kind`, whole and consistent; nil otherwise.
-    public static func open(_ path: String, kind: String) -> SortedTable? {
+    /// The table at `path` if it is one of `kind`, whole and consistent; nil otherwise. With `trusted`, the
+    /// identity it had when it was last checked whole: if it still has it, only its header is read.
+    public static func open(_ path: String, kind: String, trusted: String? = nil) -> SortedTable? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -91,28 +120,35 @@ public final class SortedTable: @unchecked Sendable {
         let size = Int(info.st_size)
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
         let mapping = UnsafeRawBufferPointer(start: address, count: size)
-        guard let (header, offsetsStart) = validated(mapping, kind: kind) else {
+        let identity = FileIdentity.of(info, before: FileIdentity.now())
+        let trust = trusted != nil && identity == trusted
+        guard let (header, offsetsStart) = validated(mapping, kind: kind, whole: !trust) else {
             munmap(address, size)
             return nil
         }
-        return SortedTable(header: header, mapping: mapping, offsetsStart: offsetsStart)
+        return SortedTable(
+            header: header, identity: identity, checkedWhole: !trust, mapping: mapping, offsetsStart: offsetsStart)
     }
 
-    private static func validated(_ bytes: UnsafeRawBufferPointer, kind: String) -> (Header, Int)? {
-        guard bytes.count >= 4, let newline = bytes.prefix(256).firstIndex(of: 0x0A) else { return nil }
+    private static func validated(_ bytes: UnsafeRawBufferPointer, kind: String, whole: Bool) -> (Header, Int)? {
+        guard bytes.count >= 4, let newline = bytes.prefix(512).firstIndex(of: 0x0A) else { return nil }
         let fields = String(decoding: bytes[..<newline], as: UTF8.self).split(
             separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 8, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
+        guard fields.count == 9, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
             let tip = ObjectID(hexString: String(fields[4])),
-            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7])
+            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7]), !fields[8].isEmpty
         else { return nil }
         let base = fields[5] == noBase ? nil : ObjectID(hexString: String(fields[5]))
         guard fields[5] == noBase || base != nil else { return nil }
+        let header = Header(
+            kind: kind, tip: tip, base: base, count: count, note: note,
+            baseIdentity: fields[8] == "-" ? nil : String(fields[8]))
         let offsetsStart = newline + 1
         let (offsetBytes, overflow) = (count + 1).multipliedReportingOverflow(by: 8)
         guard !overflow, bytes.count - 4 - offsetsStart >= offsetBytes else { return nil }
+        guard whole else { return (header, offsetsStart) }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
-        let computed = UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count - 4)))
+        let computed = UInt32(crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count - 4))
         guard stored == computed else { return nil }
         // Offsets start at 0, never decrease, and the last one ends the entry area exactly.
         let area = UInt64(bytes.count - 4 - offsetsStart - offsetBytes)
@@ -124,19 +160,22 @@ public final class SortedTable: @unchecked Sendable {
             previous = offset
         }
         guard previous == area else { return nil }
-        return (Header(kind: kind, tip: tip, base: base, count: count, note: note), offsetsStart)
+        return (header, offsetsStart)
     }
 
     // MARK: - Reading
 
-    private func offset(_ index: Int) -> Int {
-        Int(UInt64(littleEndian: mapping.loadUnaligned(fromByteOffset: offsetsStart + 8 * index, as: UInt64.self)))
+    /// Where entry `index` starts in the mapping, kept inside the entry area whatever the file says.
+    private func start(_ index: Int) -> Int {
+        let stored = UInt64(
+            littleEndian: mapping.loadUnaligned(fromByteOffset: offsetsStart + 8 * index, as: UInt64.self))
+        return entriesStart + Int(min(stored, UInt64(entriesEnd - entriesStart)))
     }
 
     /// Entry `index`'s key and value ranges in the mapping (empty ranges when its bytes are inconsistent).
     private func entry(_ index: Int) -> (key: Range<Int>, value: Range<Int>) {
-        let start = entriesStart + offset(index)
-        let end = min(entriesStart + offset(index + 1), entriesEnd)
+        let start = start(index)
+        let end = max(start, self.start(index + 1))
         var cursor = start
         var length = 0
         var shift = 0

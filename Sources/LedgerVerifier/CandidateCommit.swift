@@ -12,8 +12,9 @@ public enum CandidateCommit {
     /// What the policies found in the candidate.
     public struct Judgement: Sendable {
         public let findings: [PolicyFailure]
-        /// The replay state after the candidate: what the next candidate on top of it is judged against.
-        public let stateAfter: ReplayState
+        /// The candidate as the policies saw it: what advances the replay state once it is published
+        /// (`ReplayState.apply(_:)`), in place in the writer's own copy.
+        public let step: CommitStep
 
         /// Findings that refuse the batch: every integrity finding, and every conduct finding about a
         /// record the vendor chose to store (an invalid verdict is refused at intake, never stored).
@@ -43,8 +44,8 @@ public enum CandidateCommit {
     ///   - signer: the key the writer signs with; it must be an allowed signer at `parent` (for a root,
     ///     it is the trust the root is judged under).
     ///   - now: the verification time (the batch time: nothing may be dated after it).
-    ///   - known: the replay state at `parent` when the caller has it (the ``Judgement/stateAfter`` of the
-    ///     commit it judged before); otherwise it is rebuilt from `parent`'s tree.
+    ///   - known: the replay state at `parent` when the caller has it (its state after the commit it judged
+    ///     before, advanced by that ``Judgement/step``); otherwise it is rebuilt from `parent`'s tree.
     public static func judge(
         _ candidate: ObjectID, parent: ObjectID?, in repository: Repository, signer: Ed25519.PublicKey, now: Instant,
         known: ReplayState? = nil, policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
@@ -61,8 +62,6 @@ public enum CandidateCommit {
         let loader = CommitLoader(repository: repository, clock: PhaseClock())
         let step = try loader.load(candidate, index: state.commitsSeen, state: state)
         let findings = policies.flatMap { $0.evaluate(step, state: state) }
-        var after = state
-        after.apply(step)
-        return Judgement(findings: findings, stateAfter: after)
+        return Judgement(findings: findings, step: step)
     }
 }

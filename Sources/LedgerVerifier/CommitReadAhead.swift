@@ -81,7 +81,9 @@ final class CommitReadAhead: @unchecked Sendable {
         for id in ids {
             let result: Result<CommitLoader.Read, GitError>
             do throws(GitError) { result = .success(try loader.read(id)) } catch { result = .failure(error) }
-            guard hand(result), case .success = result else { return }
+            let handed = hand(result)
+            clock.lap("wait for a free slot")
+            guard handed, case .success = result else { return }
         }
     }
 

@@ -78,14 +78,10 @@ enum PackScan {
     /// A pack's file identity, or nil when one of its files changed less than two seconds before `scan`
     /// (too recent to tell a later write in the same clock tick apart).
     static func stamp(_ name: String, _ pack: MappedFile, _ index: MappedFile, before scan: timespec) -> String? {
-        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
-        func recent(_ time: timespec) -> Bool { nanoseconds(scan) - nanoseconds(time) < 2_000_000_000 }
-        for info in [pack.info, index.info] where recent(info.st_mtim) || recent(info.st_ctim) { return nil }
-        func identity(_ info: stat) -> String {
-            "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
-                + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-        }
-        return "\(name) \(identity(pack.info)) \(identity(index.info))"
+        guard let packIdentity = FileIdentity.of(pack.info, before: scan),
+            let indexIdentity = FileIdentity.of(index.info, before: scan)
+        else { return nil }
+        return "\(name) \(packIdentity) \(indexIdentity)"
     }
 }
 

@@ -86,7 +86,7 @@ public struct ReplayState: Sendable {
     }
 
     /// Advances past `step` (after the policies judged it): new signers, log position, bindings.
-    mutating func apply(_ step: CommitStep) {
+    public mutating func apply(_ step: CommitStep) {
         commitsSeen += 1
         previous = step.id
         previousTime = step.commit.time

@@ -126,7 +126,9 @@ public enum Verifier {
             let readAhead = CommitReadAhead(path: repository.path, ids: commits)
             defer { readAhead.stop() }
             for (offset, id) in commits.enumerated() {
-                let step = try loader.finish(try readAhead.next(), index: state.commitsSeen, state: state)
+                let read = try readAhead.next()
+                clock.lap("wait for the reading thread")
+                let step = try loader.finish(read, index: state.commitsSeen, state: state)
                 assert(step.id == id)
                 for policy in options.policies {
                     let found = policy.evaluate(step, state: state)

@@ -110,7 +110,7 @@ public enum Ledger {
                 (LedgerLayout.allowedSignersPath, Array(AllowedSigners(keys: [signingKey.publicKey]).text.utf8)))
             let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
             return try judgedCommit(
-                repository, signingKey, logKey: logSigner, files: files, parent: nil, known: nil, message: message,
+                repository, signingKey, logKey: logSigner, files: files, parent: nil, message: message,
                 time: at, sources: [:], otherwise: path
             ).commit
         } catch let error as AppendError {
@@ -132,17 +132,22 @@ public enum Ledger {
         logKey: (any CommitSigner)? = nil
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
-            let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
-            let timer = PhaseClock()
-            let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
-            timer.lap("plan")
-            timer.report()
+            // Planned in a scope of its own: the tip's view (which shares the record index with the replay
+            // state) is gone before the state is advanced in place.
+            let (repository, tip, plan) = try { () throws in
+                let (repository, tip, state) = try openForWriting(path, signingKey: signingKey, at: at)
+                let timer = PhaseClock()
+                let plan = try BatchPlanner.plan(items, state: state, at: at, idempotencyKey: idempotencyKey)
+                timer.lap("plan")
+                timer.report()
+                return (repository, tip, plan)
+            }()
             guard !plan.isEmpty else {
                 return AppendResult(commit: nil, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             }
             try repository.attachInMemoryObjects()
             let (commit, conduct) = try judgedCommit(
-                repository, signingKey, logKey: logKey ?? signingKey, files: plan.files, parent: tip, known: known,
+                repository, signingKey, logKey: logKey ?? signingKey, files: plan.files, parent: tip,
                 message: plan.commitMessage, time: at, sources: plan.sources, otherwise: "batch")
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
@@ -162,7 +167,7 @@ public enum Ledger {
         at: Instant, logKey: (any CommitSigner)? = nil
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
-            let (repository, tip, state, known) = try openForWriting(path, signingKey: signingKey, at: at)
+            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey, at: at)
             if let reason = TimeWindow.commitViolation(
                 TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
             {
@@ -194,7 +199,7 @@ public enum Ledger {
             let message = "keys: \(summary.joined(separator: ", "))\n\n\(trailers.text)"
             return try judgedCommit(
                 repository, signingKey, logKey: logKey ?? signingKey,
-                files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip, known: known,
+                files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
                 message: message, time: at, sources: [:], otherwise: "keys rotate"
             ).commit
         }
@@ -224,22 +229,34 @@ public enum Ledger {
     /// Builds the commit in memory, has the verifier's policies judge it against its parent
     /// (``CandidateCommit``), and publishes it only when nothing refuses it: one rulebook for `append`
     /// and `verify`. Returns the commit and the conduct findings about its writes.
-    /// - Parameter known: the replay state at `parent` when the writer has it (else it is rebuilt).
+    ///
+    /// The replay state at `parent` is the one this process keeps (``ReplayStateCache``; `openForWriting`
+    /// put it there): judged in place and, once the commit is published, advanced in place — never copied,
+    /// which would copy every map the ledger has grown, once per batch.
     private static func judgedCommit(
         _ repository: Repository, _ signer: any CommitSigner, logKey: any CommitSigner,
-        files: [(path: String, bytes: [UInt8])], parent: ObjectID?, known: ReplayStateCache.Entry?, message: String,
+        files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String,
         time: Instant, sources: [String: String], otherwise fallback: String
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
-        let descriptor = try descriptor(of: files) ?? known?.state.descriptor
+        let directory = repository.gitDirectory
+        let cache = ReplayStateCache.shared
+        if parent == nil {
+            cache.remember(
+                .init(state: ReplayState(trustRoot: TrustRoot(keys: [signer.publicKey]), now: time), unsaved: false),
+                for: directory)
+        }
+        let known = cache.read(directory, at: parent) { (descriptor: $0.descriptor, log: $0.log) }
+        let descriptor = try descriptor(of: files) ?? known?.descriptor
         let files =
-            files + [try checkpointFile(for: files, after: known?.state, descriptor: descriptor, logKey: logKey)]
+            files + [try checkpointFile(for: files, after: known?.log, descriptor: descriptor, logKey: logKey)]
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
-        let directory = repository.gitDirectory
-        let cache = ReplayStateCache.shared
-        let judgement = try CandidateCommit.judge(
-            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: known?.state)
+        func judge(_ state: ReplayState?) throws -> CandidateCommit.Judgement {
+            try CandidateCommit.judge(
+                prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: state)
+        }
+        let judgement = try cache.read(directory, at: parent, judge) ?? judge(nil)
         clock.lap("judge")
         let refusals = judgement.refusals
         guard refusals.isEmpty else {
@@ -249,7 +266,7 @@ public enum Ledger {
         try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
         // The state files are written when the process exits (ReplayStateCache).
-        cache.remember(.init(state: judgement.stateAfter, unsaved: true), for: directory)
+        cache.advance(directory, from: parent, over: judgement.step)
         clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }
@@ -263,7 +280,7 @@ public enum Ledger {
     /// The `checkpoint` file of the commit that adds `files` on top of the log `state` holds: the log's
     /// C2SP checkpoint after them, signed by `logKey`, which must be the key the descriptor declares.
     private static func checkpointFile(
-        for files: [(path: String, bytes: [UInt8])], after state: ReplayState?, descriptor: LedgerDescriptor?,
+        for files: [(path: String, bytes: [UInt8])], after log: CompactRange?, descriptor: LedgerDescriptor?,
         logKey: any CommitSigner
     ) throws -> (path: String, bytes: [UInt8]) {
         guard let declared = descriptor?.log else {
@@ -276,7 +293,7 @@ public enum Ledger {
                 source: "--log-key", record: OpenSSHKey.fingerprint(logKey.publicKey), rule: "logKey.notDeclared",
                 reason: "the ledger's checkpoints are signed by the log key \(declared); give it with --log-key")
         }
-        var log = state?.log ?? CompactRange()
+        var log = log ?? CompactRange()
         for entry in LedgerLog.entries(of: files.map { ($0.path, SHA256.hash($0.bytes)) }) {
             log.append(Merkle.leafHash(entry))
         }
@@ -290,37 +307,37 @@ public enum Ledger {
         }
     }
 
-    /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit; with the replay
-    /// state at the tip when the writer has it — this process's own, else the writer's state files (the
-    /// judgement rebuilds it otherwise).
+    /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit; makes sure this
+    /// process holds the replay state at the tip (``ReplayStateCache``): its own, else the writer's state
+    /// files, else rebuilt from the tree.
     private static func openForWriting(_ path: String, signingKey: any CommitSigner, at time: Instant) throws
-        -> (Repository, ObjectID, LedgerState, ReplayStateCache.Entry?)
+        -> (Repository, ObjectID, LedgerState)
     {
         let repository = try Repository.open(path)
         guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
             throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
         }
-        var known = ReplayStateCache.shared.entry(for: repository.gitDirectory, at: tip)
-        if known == nil,
-            let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time)
-        {
-            known = .init(state: loaded, unsaved: false)
+        let directory = repository.gitDirectory
+        let cache = ReplayStateCache.shared
+        if !cache.holds(directory, at: tip) {
+            if let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time) {
+                cache.remember(.init(state: loaded, unsaved: false), for: directory)
+            } else {
+                // No state of its own: rebuilt from the tip's tree and history (the next commit's checkpoint
+                // continues the log from it).
+                let rebuilt = try CandidateCommit.rebuiltState(
+                    at: tip, in: repository, signer: signingKey.publicKey, now: time)
+                cache.remember(.init(state: rebuilt, unsaved: true), for: directory)
+            }
         }
-        if known == nil {
-            // No state of its own: rebuilt from the tip's tree and history (the next commit's checkpoint
-            // continues the log from it).
-            known = .init(
-                state: try CandidateCommit.rebuiltState(
-                    at: tip, in: repository, signer: signingKey.publicKey, now: time),
-                unsaved: true)
-        }
-        let state = try LedgerState(repository: repository, tip: tip, index: known?.state.records)
+        let index = cache.read(directory, at: tip) { $0.records }
+        let state = try LedgerState(repository: repository, tip: tip, index: index)
         guard state.signers.contains(signingKey.publicKey) else {
             throw AppendError(
                 source: path, rule: "signingKey.notAllowed",
                 reason: "\(OpenSSHKey.fingerprint(signingKey.publicKey)) is not in \(LedgerLayout.allowedSignersPath)")
         }
-        return (repository, tip, state, known)
+        return (repository, tip, state)
     }
 
     /// The git directory of the repository at `path` (where the writer lock lives).

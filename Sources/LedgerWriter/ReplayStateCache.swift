@@ -18,7 +18,7 @@ final class ReplayStateCache: @unchecked Sendable {
     static let shared = ReplayStateCache()
 
     struct Entry {
-        let state: ReplayState
+        var state: ReplayState
         /// Whether the state files are behind this entry.
         var unsaved: Bool
     }
@@ -31,18 +31,40 @@ final class ReplayStateCache: @unchecked Sendable {
         atexit { ReplayStateCache.shared.flush() }
     }
 
-    /// The entry remembered for `gitDirectory` if its state is the state at `tip`.
-    func entry(for gitDirectory: String, at tip: ObjectID?) -> Entry? {
+    /// Whether the cache holds the state at `tip` for `gitDirectory`.
+    func holds(_ gitDirectory: String, at tip: ObjectID?) -> Bool {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        guard let entry = entries[gitDirectory], entry.state.previous == tip else { return nil }
-        return entry
+        return entries[gitDirectory].map { $0.state.previous == tip } ?? false
+    }
+
+    /// Runs `body` on the state at `tip`, in place (nil when the cache does not hold it): the state is
+    /// read, never copied out, so the cache stays its only holder and ``advance(_:from:over:)`` changes it
+    /// in place instead of copying every map the ledger has grown.
+    func read<T>(_ gitDirectory: String, at tip: ObjectID?, _ body: (ReplayState) throws -> T) rethrows -> T? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard entries[gitDirectory]?.state.previous == tip else { return nil }
+        return try body(entries[gitDirectory]!.state)
     }
 
     func remember(_ entry: Entry, for gitDirectory: String) {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         entries[gitDirectory] = entry
+    }
+
+    /// Advances the state at `parent` over the commit `step` just published (in place); forgets the
+    /// ledger's state when the cache held another.
+    func advance(_ gitDirectory: String, from parent: ObjectID?, over step: CommitStep) {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard entries[gitDirectory]?.state.previous == parent else {
+            entries[gitDirectory] = nil
+            return
+        }
+        entries[gitDirectory]!.state.apply(step)
+        entries[gitDirectory]!.unsaved = true
     }
 
     /// Writes the state files of every ledger whose files are behind.

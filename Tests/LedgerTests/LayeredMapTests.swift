@@ -174,6 +174,39 @@ struct LayeredMapTests {
         #expect(SortedTable.open(path, kind: "records") == nil)
     }
 
+    /// A full table checked whole is recorded (by its file identity) in the delta, and the next load reads
+    /// only its header; a table changed since — even one byte, written in place — is checked whole again and
+    /// refused when damaged.
+    @Test func aFullTableCheckedOnceIsTrustedUntilItChanges() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/test.table"
+        var map = Map()
+        for index in 0..<3_000 { map.set("key-\(index)", [UInt8(index % 200)]) }
+        try map.save(to: path, tip: Self.tip(1), note: 0, durable: false)
+        // Too recent to be recorded: checked whole, and nothing recorded.
+        var (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+        #expect(loaded.baseCheckedWhole == true)
+        try loaded.save(to: path, tip: Self.tip(1), note: 0, durable: false)
+        #expect(!Self.exists(Map.deltaPath(path)))
+        Thread.sleep(forTimeInterval: 2.2)
+        (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+        #expect(loaded.baseCheckedWhole == true)
+        loaded.set("key-5", [77])
+        try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
+        let trusted = try #require(Map.load(from: path, tip: Self.tip(2)))
+        #expect(trusted.map.baseCheckedWhole == false)
+        #expect(trusted.map.dictionary() == map.dictionary().merging(["key-5": [77]]) { $1 })
+        // One byte changed in place: another identity (its change time moved), so checked whole and refused.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 200_00)
+        let byte = try #require(try handle.read(upToCount: 1))
+        try handle.seek(toOffset: 200_00)
+        try handle.write(contentsOf: Data([byte[0] ^ 0x01]))
+        try handle.close()
+        #expect(Map.load(from: path, tip: Self.tip(2)) == nil)
+    }
+
     @Test func copiesAreIndependentValues() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

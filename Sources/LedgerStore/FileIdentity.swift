@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file's identity as far as the file system tells it — device, inode, size, modification and change
+/// times — for remembering that a file of local state or a pack was checked, and skipping the check while
+/// it is unchanged (not its name or contents, which a rewritten copy can keep).
+public enum FileIdentity {
+    /// `info`'s identity, or nil when the file changed less than two seconds before `now`: too recent to
+    /// tell a later write in the same clock tick apart (git's "racy" case).
+    public static func of(_ info: stat, before now: timespec) -> String? {
+        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+        func recent(_ time: timespec) -> Bool { nanoseconds(now) - nanoseconds(time) < 2_000_000_000 }
+        guard !recent(info.st_mtim), !recent(info.st_ctim) else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+
+    /// The wall clock now, for ``of(_:before:)``.
+    public static func now() -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return time
+    }
+}

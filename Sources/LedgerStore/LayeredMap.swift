@@ -22,7 +22,7 @@ public protocol TableCodec {
 /// dictionary this process built — shared by every copy, and the changes made since, in a dictionary of
 /// their own. A copy (the writer judging a batch on a copy of its state) copies only the changes.
 ///
-/// On disk (``save(to:tip:note:durable:)``): the full table at `path`, and `path.delta` holding the changes
+/// On disk (``save(to:tip:note:mode:durable:)``): the full table at `path`, and `path.delta` holding the changes
 /// since it (a table whose header names the full table's tip as its base). A save writes only the delta
 /// while the changes are a small part of the whole, else a new full table; loading checks that the files
 /// fit together and name the expected tip (``load(from:tip:)``).

@@ -23,7 +23,7 @@ public struct BindingRecord: Sendable, Equatable {
     public var isMandated: Bool { identity != nil }
 }
 
-/// Every binding's record, layered over its saved table (``LayeredMap``): `bindings.table` in the auditor's
+/// Every binding's record, layered over its saved table (`LayeredMap`): `bindings.table` in the auditor's
 /// state, `onym-ledger-writer-bindings.table` in the writer's.
 public typealias BindingTable = LayeredMap<BindingRecord.Codec>
 

@@ -30,18 +30,15 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public typealias Key = Codec.Key
     public typealias Value = Codec.Value
 
-    /// A base this process built. Changed only while a single map holds it (``fold()``), else immutable.
+    /// A base this process built. Changed in place only while a single map holds it, else immutable.
     final class Memory: @unchecked Sendable {
         var entries: [Key: Value]
         init(_ entries: [Key: Value]) { self.entries = entries }
     }
 
-    enum Base: Sendable {
-        case memory(Memory)
-        case file(SortedTable)
-    }
-
-    private var base: Base
+    /// The base: in memory (`memory`), or a file (`file`); exactly one is set.
+    private var memory: Memory?
+    private var file: SortedTable?
     private var changes: [Key: Value]
     public private(set) var count: Int
 
@@ -54,15 +51,19 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     static var deltaFraction: Int { 32 }
 
     public init() {
-        base = .memory(Memory([:]))
-        changes = [:]
-        count = 0
+        self.init([:])
     }
 
     public init(_ entries: [Key: Value]) {
-        base = .memory(Memory(entries))
+        memory = Memory(entries)
         changes = [:]
         count = entries.count
+    }
+
+    private init(file: SortedTable) {
+        self.file = file
+        changes = [:]
+        count = file.header.count
     }
 
     public subscript(key: Key) -> Value? {
@@ -72,38 +73,37 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         }
     }
 
-    /// Sets `key`'s value (a map of the ledger's history only grows: there is no removal).
+    /// Sets `key`'s value (a map of the ledger's history only grows: there is no removal). Into the base
+    /// itself while this map is its only holder (a verifier's one state, the writer's kept state): then the
+    /// map is one dictionary, as if not layered; else into the changes.
     public mutating func set(_ key: Key, _ value: Value) {
+        if changes.isEmpty, memory != nil, isKnownUniquelyReferenced(&memory) {
+            if memory!.entries.updateValue(value, forKey: key) == nil { count += 1 }
+            return
+        }
         if changes.updateValue(value, forKey: key) == nil, baseValue(key) == nil { count += 1 }
         if changes.count > max(Self.foldMinimum, count / 2) { fold() }
     }
 
     private func baseValue(_ key: Key) -> Value? {
-        switch base {
-        case .memory(let memory): return memory.entries[key]
-        case .file(let table):
-            guard let bytes = table.value(for: Codec.bytes(of: key)) else { return nil }
-            guard let value = Codec.value(from: bytes, key: key) else {
-                // The table's checksum passed: only a codec that disagrees with its own writer gets here.
-                preconditionFailure("local state table \(table.header.kind) holds a value its codec does not read")
-            }
-            return value
+        if let memory { return memory.entries[key] }
+        guard let file, let bytes = file.value(for: Codec.bytes(of: key)) else { return nil }
+        guard let value = Codec.value(from: bytes, key: key) else {
+            // The table's checksum passed: only a codec that disagrees with its own writer gets here.
+            preconditionFailure("local state table \(file.header.kind) holds a value its codec does not read")
         }
+        return value
     }
 
     /// Whether the base is a file that was checked whole when it was opened (nil for a base in memory).
-    var baseCheckedWhole: Bool? {
-        if case .file(let table) = base { return table.checkedWhole }
-        return nil
-    }
+    var baseCheckedWhole: Bool? { file?.checkedWhole }
 
     /// Every entry, the changes over the base, in no particular order.
     public func forEach(_ body: (Key, Value) -> Void) {
-        switch base {
-        case .memory(let memory):
+        if let memory {
             for (key, value) in memory.entries where changes[key] == nil { body(key, value) }
-        case .file(let table):
-            table.forEach { keyBytes, valueBytes in
+        } else if let file {
+            file.forEach { keyBytes, valueBytes in
                 guard let key = Codec.key(from: keyBytes), changes[key] == nil,
                     let value = Codec.value(from: valueBytes, key: key)
                 else { return }
@@ -121,21 +121,15 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         return all
     }
 
-    /// Makes a new in-memory base of everything (the changes grew to a good part of the whole): the
-    /// changes merged into the base in place when no other copy of the map shares it (a verifier's one
-    /// state), else a new base beside the shared one.
+    /// Makes a new in-memory base of everything (the changes grew to a good part of the whole): merged
+    /// into the base in place when no other copy of the map shares it, else a new base beside the shared one.
     private mutating func fold() {
-        if case .memory(var memory) = base {
-            base = .memory(Memory([:]))
-            if isKnownUniquelyReferenced(&memory) {
-                memory.entries.merge(changes) { $1 }
-                base = .memory(memory)
-                changes = [:]
-                return
-            }
-            base = .memory(memory)
+        if memory != nil, isKnownUniquelyReferenced(&memory) {
+            memory!.entries.merge(changes) { $1 }
+        } else {
+            memory = Memory(dictionary())
+            file = nil
         }
-        base = .memory(Memory(dictionary()))
         changes = [:]
     }
 
@@ -151,9 +145,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         guard let full = SortedTable.open(path, kind: Codec.kind, trusted: delta?.header.baseIdentity),
             full.header.base == nil
         else { return nil }
-        var map = LayeredMap()
-        map.base = .file(full)
-        map.count = full.header.count
+        var map = LayeredMap(file: full)
         guard let delta, delta.header.tip == tip, delta.header.base == full.header.tip else {
             return full.header.tip == tip ? (map, full.header.note) : nil
         }
@@ -175,7 +167,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public func save(to path: String, tip: ObjectID, note: UInt64, mode: mode_t = 0o600, durable: Bool)
         throws(DurableFile.WriteError)
     {
-        if case .file(let full) = base, changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
+        if let full = file, changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
             // Unchanged and already recorded as checked (or not recordable yet): nothing to write.
             if full.header.tip == tip && changes.isEmpty && full.header.note == note
                 && (!full.checkedWhole || full.identity == nil)

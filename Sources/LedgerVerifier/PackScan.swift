@@ -17,8 +17,9 @@ import LedgerStore
 enum PackScan {
     /// The repository's packs checked before anything is read through libgit2: a finding of
     /// `RepositoryPolicy` when a chain is cyclic, self-based, too long or malformed. With `memory` (a folder
-    /// of local state), packs scanned clean before are skipped and the clean ones remembered.
-    static func findings(gitDirectory: String, memory: String? = nil) -> [PolicyFailure] {
+    /// of local state), the clean packs are remembered and — unless `rescan` (`--full`) — packs scanned
+    /// clean before are skipped.
+    static func findings(gitDirectory: String, memory: String? = nil, rescan: Bool = false) -> [PolicyFailure] {
         let folder = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/"
         var names: [String] = []
         if let directory = opendir(folder) {
@@ -48,7 +49,7 @@ enum PackScan {
             let stamp = Self.stamp(name, pack, index, before: started)
             if let stamp {
                 stamps.append(stamp)
-                if remembered.contains(stamp) { continue }
+                if remembered.contains(stamp) && !rescan { continue }
             }
             maps += [pack, index]
             do {

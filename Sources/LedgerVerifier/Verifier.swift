@@ -61,10 +61,11 @@ public enum Verifier {
             }
             tip = found
             // Before libgit2 reads a single object: packs whose delta chains it would follow forever.
-            // An incremental run skips packs this auditor scanned clean before; --full scans them all.
+            // An incremental run skips packs this auditor scanned clean before; --full scans them all (and
+            // remembers the clean ones for the next run).
             let unsafePacks = PackScan.findings(
-                gitDirectory: repository.gitDirectory,
-                memory: options.resume ? options.stateRoot.map { $0 + "/scanned-packs" } : nil)
+                gitDirectory: repository.gitDirectory, memory: options.stateRoot.map { $0 + "/scanned-packs" },
+                rescan: !options.resume)
             guard unsafePacks.isEmpty else { return refusedUnread(tip: tip, unsafePacks) }
             chain = try CommitChain(repository: repository, tip: tip)
             if let oversized = chain.oversized {

@@ -6,7 +6,7 @@ import LedgerStore
 #endif
 
 /// Every pack of a repository checked with ``PackStructure`` before libgit2 touches an object: packs
-/// are mapped, not read; the work is one header per object.
+/// are mapped, not read, one at a time; the work is one header per object.
 ///
 /// A pack's verdict depends on its own bytes only (a `REF_DELTA` base is looked up in its own pack), so a
 /// run given a memory folder (the auditor's state) skips packs it scanned before and found clean. A pack is
@@ -37,11 +37,10 @@ enum PackScan {
         let remembered = Set(
             (memoryFile.flatMap { DurableFile.read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")
                 .split(separator: "\n").map(String.init))
-        var maps: [MappedFile] = []
-        var packs:
-            [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackStructure.PackedID, offset: Int)])] =
-                []
+        // One pack at a time, each unmapped before the next is mapped (a pack's verdict depends on its own
+        // bytes only): memory is the largest pack's, not every pack's — 700 MB at 10^6 entries.
         var stamps: [String] = []
+        var scanned = 0
         for name in names.sorted() {
             guard let pack = MappedFile(folder + name + ".pack"), let index = MappedFile(folder + name + ".idx") else {
                 continue  // no index: libgit2 does not use the pack either
@@ -51,24 +50,28 @@ enum PackScan {
                 stamps.append(stamp)
                 if remembered.contains(stamp) && !rescan { continue }
             }
-            maps += [pack, index]
+            scanned += 1
+            let reason: String?
             do {
-                packs.append((name + ".pack", pack.bytes, try PackStructure.parseIndex(index.bytes)))
+                reason = PackStructure.violation([
+                    (name + ".pack", pack.bytes, try PackStructure.parseIndex(index.bytes))
+                ])
             } catch {
+                PhaseClock.note("pack scan: \(scanned) of \(names.count) packs scanned")
                 return [
                     PolicyFailure(
                         policy: RepositoryShape.policyName, commit: nil, reason: "\(name).idx: \(error.reason)")
                 ]
             }
+            if let reason {
+                PhaseClock.note("pack scan: \(scanned) of \(names.count) packs scanned")
+                return [
+                    PolicyFailure(
+                        policy: RepositoryShape.policyName, commit: nil, reason: reason + "; nothing was read")
+                ]
+            }
         }
-        let reason = PackStructure.violation(packs)
-        withExtendedLifetime(maps) {}
-        PhaseClock.note("pack scan: \(packs.count) of \(names.count) packs scanned")
-        if let reason {
-            return [
-                PolicyFailure(policy: RepositoryShape.policyName, commit: nil, reason: reason + "; nothing was read")
-            ]
-        }
+        PhaseClock.note("pack scan: \(scanned) of \(names.count) packs scanned")
         if let memory, let memoryFile, Set(stamps) != remembered {
             try? DurableFile.makeFolders(memory)
             try? DurableFile.write(Array(stamps.map { $0 + "\n" }.joined().utf8), to: memoryFile, durable: false)

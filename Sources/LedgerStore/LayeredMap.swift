@@ -18,9 +18,9 @@ public protocol TableCodec {
 }
 
 /// A map that grows with the ledger, kept so that continuing from a checkpoint costs what the new commits
-/// touch, not what the ledger holds: an immutable base — a ``SortedTable`` file mapped into memory, or a
-/// dictionary this process built — shared by every copy, and the changes made since, in a dictionary of
-/// their own. A copy (the writer judging a batch on a copy of its state) copies only the changes.
+/// touch, not what the ledger holds: a base — a ``SortedTable`` file mapped into memory, or a dictionary
+/// this process built — shared by every copy, and the changes made since, in a dictionary of their own. A
+/// copy copies only the changes; a map that alone holds its in-memory base changes the base itself.
 ///
 /// On disk (``save(to:tip:note:mode:durable:)``): the full table at `path`, and `path.delta` holding the changes
 /// since it (a table whose header names the full table's tip as its base). A save writes only the delta
@@ -81,15 +81,27 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             if memory!.entries.updateValue(value, forKey: key) == nil { count += 1 }
             return
         }
-        if changes.updateValue(value, forKey: key) == nil, baseValue(key) == nil { count += 1 }
+        if changes.updateValue(value, forKey: key) == nil, !baseContains(key) { count += 1 }
         if changes.count > max(Self.foldMinimum, count / 2) { fold() }
     }
 
     private func baseValue(_ key: Key) -> Value? {
         if let memory { return memory.entries[key] }
         guard let file, let bytes = file.value(for: Codec.bytes(of: key)) else { return nil }
+        return Self.decoded(bytes, key: key, in: file)
+    }
+
+    /// Whether the base holds `key` (its value found, not decoded).
+    private func baseContains(_ key: Key) -> Bool {
+        if let memory { return memory.entries[key] != nil }
+        return file?.value(for: Codec.bytes(of: key)) != nil
+    }
+
+    /// A value read from `file`, whose checksum passed when it was opened (or by the run that recorded its
+    /// identity): only a codec that disagrees with its own writer fails here, and that stops the program
+    /// rather than continuing from a guess.
+    private static func decoded(_ bytes: [UInt8], key: Key, in file: SortedTable) -> Value {
         guard let value = Codec.value(from: bytes, key: key) else {
-            // The table's checksum passed: only a codec that disagrees with its own writer gets here.
             preconditionFailure("local state table \(file.header.kind) holds a value its codec does not read")
         }
         return value
@@ -104,13 +116,34 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             for (key, value) in memory.entries where changes[key] == nil { body(key, value) }
         } else if let file {
             file.forEach { keyBytes, valueBytes in
-                guard let key = Codec.key(from: keyBytes), changes[key] == nil,
-                    let value = Codec.value(from: valueBytes, key: key)
-                else { return }
-                body(key, value)
+                let key = Self.decodedKey(keyBytes, in: file)
+                if changes[key] == nil { body(key, Self.decoded(valueBytes, key: key, in: file)) }
             }
         }
         for (key, value) in changes { body(key, value) }
+    }
+
+    /// Every key, in no particular order, without decoding a value.
+    public func keys() -> [Key] {
+        var all: [Key] = []
+        all.reserveCapacity(count)
+        if let memory {
+            for key in memory.entries.keys where changes[key] == nil { all.append(key) }
+        } else if let file {
+            file.forEach { keyBytes, _ in
+                let key = Self.decodedKey(keyBytes, in: file)
+                if changes[key] == nil { all.append(key) }
+            }
+        }
+        all.append(contentsOf: changes.keys)
+        return all
+    }
+
+    private static func decodedKey(_ bytes: [UInt8], in file: SortedTable) -> Key {
+        guard let key = Codec.key(from: bytes) else {
+            preconditionFailure("local state table \(file.header.kind) holds a key its codec does not read")
+        }
+        return key
     }
 
     /// Every entry as a dictionary (for the few readers that want the whole map: reports, reconcile).
@@ -155,7 +188,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
                 valid = false
                 return
             }
-            if map.changes.updateValue(value, forKey: key) == nil, map.baseValue(key) == nil { map.count += 1 }
+            if map.changes.updateValue(value, forKey: key) == nil, !map.baseContains(key) { map.count += 1 }
         }
         return valid ? (map, delta.header.note) : nil
     }
@@ -186,9 +219,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             return
         }
         // The keys sorted by their bytes; each value encoded into the file as it is reached.
-        var keys: [(bytes: [UInt8], key: Key)] = []
-        keys.reserveCapacity(count)
-        forEach { key, _ in keys.append((Codec.bytes(of: key), key)) }
+        var keys = keys().map { (bytes: Codec.bytes(of: $0), key: $0) }
         keys.sort { SortedTable.compare($0.bytes, $1.bytes) < 0 }
         let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: keys.count, note: note)
         let bytes = SortedTable.bytes(header: header, sortedKeys: keys.map(\.bytes)) {

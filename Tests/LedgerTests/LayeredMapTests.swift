@@ -79,6 +79,7 @@ struct LayeredMapTests {
             #expect(note == UInt64(round))
             #expect(loaded.count == model.count)
             #expect(loaded.dictionary() == model)
+            #expect(Set(loaded.keys()) == Set(model.keys) && loaded.keys().count == model.count)
             for key in model.keys.prefix(50) { #expect(loaded[key] == model[key]) }
             #expect(loaded["absent"] == nil)
             #expect(Map.load(from: path, tip: Self.tip(10_000 + round)) == nil)

@@ -23,12 +23,9 @@ public final class VerifiedHistory {
     private let lastWriteTime: Instant?
     private let logSize: Int64
     private var writtenAt: [Instant: [String: DeviceBits]] = [:]
-    /// Every binding a mandate names.
-    public private(set) lazy var bindings: Set<String> = {
-        var all: Set<String> = []
-        bindingTable.forEach { binding, record in if record.isMandated { all.insert(binding) } }
-        return all
-    }()
+    /// Every binding the ledger names — by a mandate, a received verdict or a write — sorted (the binding
+    /// table's keys: it holds a record for exactly those).
+    public private(set) lazy var knownBindings: [String] = bindingTable.keys().sorted()
     public let revocations: [DesignationRevocation.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
     public let snapshot: LedgerSnapshot

@@ -81,13 +81,11 @@ public struct ReconcileQuery: Sendable {
         if let binding { _ = try ledger.knownBinding(binding) }
         let written = history.lastWritten(at: at)
         let unauthorized = ledger.unauthorizedWrites
-        let bindings =
-            binding.map { [$0] }
-            ?? Array(history.bindings.union(history.facts.keys).union(history.lastWritten.keys)).sorted()
+        let bindings = binding.map { [$0] } ?? history.knownBindings
         let rows = bindings.map { binding in
             Row(
                 row: Reconciler.row(
-                    binding: binding, facts: history.facts[binding] ?? [], lastWritten: written[binding],
+                    binding: binding, facts: history.facts(of: binding), lastWritten: written[binding],
                     revocations: history.revocations, at: at),
                 identities: history.identities(onBinding: binding).map(\.user),
                 corrects: unauthorized[binding] ?? [])

@@ -31,8 +31,7 @@ enum PackScan {
             }
             closedir(directory)
         }
-        var started = timespec()
-        clock_gettime(CLOCK_REALTIME, &started)
+        let started = FileIdentity.now()
         let memoryFile = memory.map { $0 + "/" + SHA256.hash(Array(folder.utf8)).hex }
         let remembered = Set(
             (memoryFile.flatMap { DurableFile.read($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "")

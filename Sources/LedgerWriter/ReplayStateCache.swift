@@ -74,7 +74,7 @@ final class ReplayStateCache: @unchecked Sendable {
         for (directory, entry) in entries where entry.unsaved {
             guard let tip = entry.state.previous else { continue }
             WriterStateFile.save(entry.state, at: tip, gitDirectory: directory)
-            entries[directory] = Entry(state: entry.state, unsaved: false)
+            entries[directory]?.unsaved = false
         }
     }
 }

@@ -2,8 +2,9 @@ public import LedgerFormat
 
 /// A record index kept as files of local state beside a checkpoint (the writer's state, the auditor's), so a
 /// run that continues from the checkpoint neither lists every batch folder nor reads the whole index: a
-/// ``SortedTable`` of kind `records` (key: the kind's code and the content address, 33 bytes; value: the
-/// batch number, 4 bytes big-endian; note: the last batch), and its delta (``LayeredMap``).
+/// ``SortedTable`` of kind `record-locations` (key: the kind's code and the content address, 33 bytes;
+/// value: the batch number, 4 bytes big-endian, and the blob's object id, 20 bytes; note: the last batch),
+/// and its delta (``LayeredMap``).
 ///
 /// Local state, never input: used only for the tip it names and only by the program that wrote it; files
 /// that do not open, do not fit together or hold a key or batch this version does not read are ignored and

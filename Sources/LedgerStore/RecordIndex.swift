@@ -1,11 +1,12 @@
 public import LedgerFormat
 
-/// Which batch stored each record, by kind and content address: how a record is found in a version 2
-/// ledger (docs/FORMAT.md, "Paths"), where a record's path names its batch.
+/// Where each record is, by kind and content address — the batch that stored it and its blob's id: how a
+/// record is found in a version 2 ledger (docs/FORMAT.md, "Paths"), where a record's path names its batch.
 ///
 /// Never input: it is built from the trees of commits the holder read itself (the verifier from the
 /// commits it verified, the writer from its own commits or a rebuild), and every lookup through it is
-/// confirmed against the tree it reads from (``RecordLookup``). A value: a copy of a replay state keeps
+/// confirmed — by the content address of what the blob holds, else against the tree it reads from
+/// (``RecordLookup``). A value: a copy of a replay state keeps
 /// the index of its commit. Layered (``LayeredMap``): what was saved stays in its file, mapped, and a
 /// copy copies only what changed since.
 public struct RecordIndex: Sendable, Equatable {
@@ -54,10 +55,47 @@ public struct RecordIndex: Sendable, Equatable {
         return UInt8(position)
     }
 
-    /// How the index is kept in a ``SortedTable``: the key's code and address (33 bytes), the batch (4 bytes,
-    /// big-endian).
+    /// Where a record is: the batch whose folder stores it, and its blob's object id as the tree that
+    /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation.
+    public struct Location: Hashable, Sendable {
+        public let batch: UInt32
+        /// The blob id's 20 bytes, big-endian in two words and a half.
+        private let blobWords: (UInt64, UInt64, UInt32)
+
+        public init(batch: Int64, blob: ObjectID) {
+            precondition(batch >= 1 && batch <= LedgerLayout.maxBatch && blob.bytes.count == 20)
+            self.batch = UInt32(batch)
+            let bytes = blob.bytes
+            func word(_ range: Range<Int>) -> UInt64 { bytes[range].reduce(0) { $0 << 8 | UInt64($1) } }
+            blobWords = (word(0..<8), word(8..<16), UInt32(word(16..<20)))
+        }
+
+        /// The blob's object id.
+        public var blob: ObjectID {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(20)
+            withUnsafeBytes(of: blobWords.0.bigEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: blobWords.1.bigEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: blobWords.2.bigEndian) { bytes.append(contentsOf: $0) }
+            return ObjectID(rawBytes: bytes)!
+        }
+
+        public static func == (left: Location, right: Location) -> Bool {
+            left.batch == right.batch && left.blobWords == right.blobWords
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(batch)
+            hasher.combine(blobWords.0)
+            hasher.combine(blobWords.1)
+            hasher.combine(blobWords.2)
+        }
+    }
+
+    /// How the index is kept in a ``SortedTable``: the key's code and address (33 bytes); the batch (4 bytes,
+    /// big-endian) and the blob's object id (20 bytes).
     public enum Codec: TableCodec {
-        public static var kind: String { "records" }
+        public static var kind: String { "record-locations" }
         public static func bytes(of key: Key) -> [UInt8] {
             var writer = ByteWriter(reserving: 33)
             writer.byte(key.code)
@@ -71,13 +109,15 @@ public struct RecordIndex: Sendable, Equatable {
             guard let address = try? reader.address() else { return nil }
             return Key(code: bytes[0], address: address)
         }
-        public static func bytes(of value: UInt32) -> [UInt8] {
-            withUnsafeBytes(of: value.bigEndian) { Array($0) }
+        public static func bytes(of value: Location) -> [UInt8] {
+            withUnsafeBytes(of: value.batch.bigEndian) { Array($0) } + value.blob.bytes
         }
-        public static func value(from bytes: [UInt8], key: Key) -> UInt32? {
-            guard bytes.count == 4 else { return nil }
-            let value = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            return value >= 1 ? value : nil
+        public static func value(from bytes: [UInt8], key: Key) -> Location? {
+            guard bytes.count == 24 else { return nil }
+            let batch = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard batch >= 1 && Int64(batch) <= LedgerLayout.maxBatch, let blob = ObjectID(rawBytes: Array(bytes[4...]))
+            else { return nil }
+            return Location(batch: Int64(batch), blob: blob)
         }
     }
 
@@ -90,7 +130,7 @@ public struct RecordIndex: Sendable, Equatable {
     /// The index of the listed batch files (``Repository/batchFiles(inCommit:)``).
     public init(_ files: [Repository.BatchFile]) {
         for file in files {
-            if let key = Key(file.meaning) { insert(key, batch: file.batch) }
+            if let key = Key(file.meaning) { insert(key, Location(batch: file.batch, blob: file.entry.id)) }
             noteBatch(file.batch)
         }
     }
@@ -109,19 +149,23 @@ public struct RecordIndex: Sendable, Equatable {
 
     /// The batch that stored `key`, nil when none did.
     public func batch(of key: Key) -> Int64? {
-        batches[key].map(Int64.init)
+        batches[key].map { Int64($0.batch) }
+    }
+
+    /// Where `key` is stored, nil when nowhere.
+    public func location(of key: Key) -> Location? {
+        batches[key]
     }
 
     public func batch(of kind: any StoredRecord.Type, _ address: ContentAddress) -> Int64? {
         batch(of: Key(kind, address))
     }
 
-    /// Records that `batch` stores `key`. The first batch to store a key keeps it: the ledger stores each
+    /// Records where `key` is stored. The first batch to store a key keeps it: the ledger stores each
     /// record once, and the policies refuse a second copy.
-    public mutating func insert(_ key: Key, batch: Int64) {
-        precondition(batch >= 1 && batch <= LedgerLayout.maxBatch)
-        if batches[key] == nil { batches.set(key, UInt32(batch)) }
-        lastBatch = max(lastBatch, batch)
+    public mutating func insert(_ key: Key, _ location: Location) {
+        if batches[key] == nil { batches.set(key, location) }
+        lastBatch = max(lastBatch, Int64(location.batch))
     }
 
     /// Records that a batch folder exists (a batch may hold only files the index does not key).

@@ -3,8 +3,10 @@ public import LedgerFormat
 /// Records of a ledger by content address, read through one repository handle and one bounded cache —
 /// the one lookup the writer's snapshot, the verifier's loader and the verified history use (issue 13).
 ///
-/// The caller's ``RecordIndex`` says which batch stored a record; the record is read from that batch's
-/// folder in ``tree``, so an index entry the tree does not confirm finds nothing. A record's bytes never
+/// The caller's ``RecordIndex`` says where a record is — its batch and its blob's id, as the tree the index's
+/// holder checked named them; the record is read by that id and kept only when it has the address looked
+/// up, else read from the batch's folder in ``tree``, so a wrong index entry finds nothing or the right
+/// record, never another. A record's bytes never
 /// change under its address (the append-only rule), so a record found once is served from the cache in
 /// every later tree; an absence is never cached, since a later tree may hold it.
 public final class RecordLookup {
@@ -35,13 +37,23 @@ public final class RecordLookup {
     }
 
     /// The `T` stored under `address` in ``tree`` (or seen in an earlier tree), nil when there is none.
+    ///
+    /// Read by the blob id the index records and kept only when the record decoded from it has `address`
+    /// — the content address names the content, so a wrong id cannot pass for the record; otherwise (an id
+    /// the object store lacks, another record's bytes) it is looked up by its path in ``tree`` as a reader
+    /// without an index would.
     public func record<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress, index: RecordIndex) throws(Failure)
         -> T?
     {
         let key = RecordIndex.Key(type, address)
         if let hit = found[key] as? T { return hit }
-        guard let tree, let batch = index.batch(of: key) else { return nil }
-        let path = LedgerLayout.recordPath(type, address, batch: batch)
+        guard let tree, let location = index.location(of: key) else { return nil }
+        if let bytes = try? repository.readBlob(location.blob, limit: Limits.maxRecordBytes),
+            let record = try? T(storedBytes: bytes), record.address == address
+        {
+            return remember(record, key)
+        }
+        let path = LedgerLayout.recordPath(type, address, batch: Int64(location.batch))
         let bytes: [UInt8]
         do {
             guard let entry = try repository.entry(at: path, inTree: tree), entry.kind == .blob else { return nil }
@@ -49,12 +61,14 @@ public final class RecordLookup {
         } catch {
             throw .git(error)
         }
-        let record: T
         do {
-            record = try T(storedBytes: bytes)
+            return remember(try T(storedBytes: bytes), key)
         } catch {
             throw .undecodable(path: path, error)
         }
+    }
+
+    private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
         if found.count >= limit { found.removeAll(keepingCapacity: true) }
         found[key] = record
         return record

@@ -64,7 +64,7 @@ struct CommitLoader {
 
         // Read the added whitelisted files within limits (and a rotated allowed_signers).
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
-        var batches: [Int64?] = []
+        var locations: [(batch: Int64?, blob: ObjectID)] = []
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
             guard
                 change.kind == .added
@@ -78,11 +78,11 @@ struct CommitLoader {
             else { continue }
             guard let blob = change.id else { continue }
             pending.append((change.path, located.meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
-            batches.append(located.batch)
+            locations.append((located.batch, blob))
         }
         clock.lap("load: read blobs")
         let files = Self.decodeInParallel(pending)
-        for index in files.indices { files[index].batch = batches[index] }
+        for index in files.indices { (files[index].batch, files[index].blob) = locations[index] }
         clock.lap("load: decode (parallel)")
 
         let signature: CommitSignature

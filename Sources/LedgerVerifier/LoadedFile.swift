@@ -1,4 +1,5 @@
 public import LedgerFormat
+public import LedgerStore
 
 /// One added file, loaded and decoded.
 ///
@@ -11,6 +12,8 @@ public final class LoadedFile: @unchecked Sendable {
     public let meaning: LedgerLayout.PathMeaning
     /// The batch folder a record or manifest signature is stored in (nil for the root files and the log).
     public var batch: Int64? = nil
+    /// The blob the commit's tree names for the file.
+    public var blob: ObjectID? = nil
     public let bytes: [UInt8]
     public let isCanonical: Bool
     public var content: Result<FileContent, LedgerFormatError>

@@ -92,7 +92,9 @@ public struct ReplayState: Sendable {
         previousTime = step.commit.time
         for file in step.files {
             if let batch = file.batch {
-                if let key = RecordIndex.Key(file.meaning) { records.insert(key, batch: batch) }
+                if let key = RecordIndex.Key(file.meaning), let blob = file.blob {
+                    records.insert(key, RecordIndex.Location(batch: batch, blob: blob))
+                }
                 records.noteBatch(batch)
             }
             switch file.content {

@@ -112,4 +112,43 @@ struct LedgerSnapshotTests {
         let listed = changes.map { "\($0.kind) \($0.path)" }.sorted()
         #expect(listed == ["added a/x", "added a/y", "deleted a"])
     }
+
+    /// The record index names each record's blob as stock git lists it, and a lookup through an entry that
+    /// names the wrong blob finds the right record (by its path) or nothing — never the record the blob holds.
+    @Test func aWrongBlobInTheIndexNeverPassesForTheRecord() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let listing = Self.git(["ls-tree", "-r", tip.hex, "batches/"]).split(separator: "\n").map {
+            line -> (path: String, blob: String) in
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            return (String(fields[1]), String(fields[0].split(separator: " ")[2]))
+        }
+        let gitBlobs = Dictionary(uniqueKeysWithValues: listing.map { ($0.path, $0.blob) })
+        let mandates = try snapshot.all(Mandate.self)
+        try #require(mandates.count >= 2)
+        for mandate in mandates {
+            let location = try #require(snapshot.index.location(of: .init(Mandate.self, mandate.address)))
+            let path = LedgerLayout.recordPath(Mandate.self, mandate.address, batch: Int64(location.batch))
+            #expect(gitBlobs[path] == location.blob.hex)
+        }
+
+        let (first, second) = (mandates[0], mandates[1])
+        let secondBlob = try #require(snapshot.index.location(of: .init(Mandate.self, second.address))).blob
+        let firstBatch = Int64(try #require(snapshot.index.batch(of: Mandate.self, first.address)))
+        let missingBlob = try #require(ObjectID(rawBytes: Array(repeating: 0xAB, count: 20)))
+        let commit = try repository.commit(tip)
+        func lookUp(_ address: ContentAddress, batch: Int64, blob: ObjectID) throws -> Mandate? {
+            var index = RecordIndex()
+            index.insert(.init(Mandate.self, address), .init(batch: batch, blob: blob))
+            return try RecordLookup(repository: repository, tree: commit.tree).record(
+                Mandate.self, address, index: index)
+        }
+        // Another record's blob, or a blob the repository lacks: the path in the tree finds the right one.
+        #expect(try lookUp(first.address, batch: firstBatch, blob: secondBlob)?.address == first.address)
+        #expect(try lookUp(first.address, batch: firstBatch, blob: missingBlob)?.address == first.address)
+        // Another record's blob and a batch that does not hold the record: nothing.
+        #expect(try lookUp(first.address, batch: LedgerLayout.maxBatch, blob: secondBlob) == nil)
+        let absent = SHA256.hash(Array("absent".utf8))
+        #expect(try lookUp(absent, batch: firstBatch, blob: secondBlob) == nil)
+    }
 }

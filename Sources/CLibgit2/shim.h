@@ -21,6 +21,12 @@ static inline int CLibgit2_set_mwindow_mapped_limit(size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, bytes);
 }
 
+/// Sets the size of one mapped window of a pack file (the default, 1 GiB on 64-bit, maps a whole pack as
+/// one window, which the mapped limit cannot then unmap).
+static inline int CLibgit2_set_mwindow_size(size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, bytes);
+}
+
 /// Caps the object cache (trees) in bytes.
 static inline int CLibgit2_set_cache_max_size(ssize_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, bytes);

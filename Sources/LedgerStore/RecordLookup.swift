@@ -26,11 +26,14 @@ public final class RecordLookup {
     private let repository: Repository
     /// The tree lookups read from (a commit's root tree); nil: the empty tree.
     public var tree: ObjectID?
-    /// Most records kept; the cache is emptied when it grows past this.
+    /// Most records kept.
     public let limit: Int
-    private var found: [RecordIndex.Key: any StoredRecord] = [:]
+    /// The records read lately, in two generations: when ``recent`` holds half of ``limit``, it becomes
+    /// ``older`` (the one before is dropped); a hit in ``older`` moves back to ``recent``.
+    private var recent: [RecordIndex.Key: any StoredRecord] = [:]
+    private var older: [RecordIndex.Key: any StoredRecord] = [:]
 
-    public init(repository: Repository, tree: ObjectID?, limit: Int = 100_000) {
+    public init(repository: Repository, tree: ObjectID?, limit: Int = 8192) {
         self.repository = repository
         self.tree = tree
         self.limit = limit
@@ -46,7 +49,8 @@ public final class RecordLookup {
         -> T?
     {
         let key = RecordIndex.Key(type, address)
-        if let hit = found[key] as? T { return hit }
+        if let hit = recent[key] as? T { return hit }
+        if let hit = older[key] as? T { return remember(hit, key) }
         guard let tree, let location = index.location(of: key) else { return nil }
         if let bytes = try? repository.readBlob(location.blob, limit: Limits.maxRecordBytes),
             let record = try? T(storedBytes: bytes), record.address == address
@@ -69,8 +73,11 @@ public final class RecordLookup {
     }
 
     private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
-        if found.count >= limit { found.removeAll(keepingCapacity: true) }
-        found[key] = record
+        if recent.count >= limit / 2 {
+            older = recent
+            recent = [:]
+        }
+        recent[key] = record
         return record
     }
 

@@ -151,4 +151,25 @@ struct LedgerSnapshotTests {
         let absent = SHA256.hash(Array("absent".utf8))
         #expect(try lookUp(absent, batch: firstBatch, blob: secondBlob) == nil)
     }
+
+    /// The lookup keeps what it read lately in two generations: a record read again soon is served without
+    /// the repository (here: with no tree to read from), one not read for `limit` other records is not.
+    @Test func theLookupCacheKeepsRecentRecordsAndDropsOldOnes() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let mandates = try snapshot.all(Mandate.self).map(\.address)
+        try #require(mandates.count >= 4)
+        let lookup = RecordLookup(repository: repository, tree: try repository.commit(tip).tree, limit: 4)
+        func read(_ address: ContentAddress) throws -> Bool {
+            try lookup.record(Mandate.self, address, index: snapshot.index) != nil
+        }
+        for address in mandates.prefix(4) { #expect(try read(address)) }
+        lookup.tree = nil
+        // Mandates 2 and 3 are the recent generation, 0 and 1 the older one; reading 0 moves it back.
+        #expect(try read(mandates[0]))
+        #expect(try read(mandates[3]))
+        // The recent generation was full: 0 started a new one, so 2 and 3 are older now and 1 is gone.
+        #expect(try !read(mandates[1]))
+        #expect(try read(mandates[2]))
+    }
 }

@@ -56,4 +56,33 @@ struct PackOrderTests {
             }
         }
     }
+
+    /// A pack `repack` wrote holds deltas; merging it copies what it can and rebuilds the deltas' objects
+    /// whole, and the result is a repository stock git finds whole and `verify` accepts.
+    @Test func aRepackedPackWithDeltasMergesIntoAWholeRepository() throws {
+        let scenario = LedgerScenario()
+        for day in 10...14 {
+            let mandate = scenario.mandate(binding: "enrollment:device-\(day)", acceptedAt: "2026-08-\(day)T00:00:00Z")
+            scenario.append([scenario.file(mandate)], at: "2026-08-\(day)T01:00:00Z")
+        }
+        let repacked = CLI.run(["repack", scenario.ledger])
+        try #require(repacked.status == 0, "\(repacked.stderr)")
+        let packFolder = scenario.ledger + "/objects/pack"
+        func indexes() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: packFolder).filter { $0.hasSuffix(".idx") }
+        }
+        let repackedIndex = try #require(try indexes().first)
+        let listing = runProcess("git", ["verify-pack", "-v", packFolder + "/" + repackedIndex]).stdout
+        try #require(listing.contains("chain length = 1"), "the repacked pack holds deltas")
+        for day in 15...25 {
+            let mandate = scenario.mandate(binding: "enrollment:device-\(day)", acceptedAt: "2026-08-\(day)T00:00:00Z")
+            scenario.append([scenario.file(mandate)], at: "2026-08-\(day)T01:00:00Z")
+        }
+        #expect(try !indexes().contains(repackedIndex), "the repacked pack was merged")
+        #expect(try indexes().count <= 8)
+        let fsck = runProcess("git", ["--git-dir", scenario.ledger, "fsck", "--full", "--strict"])
+        #expect(fsck.status == 0, "\(fsck.stderr)")
+        let verified = CLI.run(["verify", scenario.ledger, "--trust", scenario.signer + ".pub", "--json"])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+    }
 }

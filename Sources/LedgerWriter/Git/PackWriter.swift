@@ -7,14 +7,17 @@ internal import CZlib
     import Glibc
 #endif
 
-/// Writes one batch's new objects as a git pack (version 2, no deltas) with its version-2 index.
+/// Writes git packs (version 2, no deltas) with their version-2 index: one batch's new objects, or the
+/// entries of older packs merged.
 ///
 /// libgit2's pack builder spent ~9.6 s of an 11 s, 100 000-record append searching for deltas and
 /// re-hashing: a ledger batch is thousands of small, distinct JSON files, and deltas buy little.
-/// This writer deflates each object once (zlib level 1), computes the index from what it wrote, and
-/// makes the pack visible atomically: `.pack` then `.idx`, each written to a temporary name, fsynced
-/// and renamed (git treats a pack as present once its `.idx` is). See BENCHMARKS.md.
-struct PackWriter {
+/// This writer deflates each object once (zlib level 1) — or copies an entry another pack already holds,
+/// as git's repack reuses objects — streams the pack to a temporary file while hashing it, computes the
+/// index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`, each written to
+/// a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is). See
+/// BENCHMARKS.md.
+final class PackWriter {
     struct Object {
         let id: ObjectID
         let type: git_object_t
@@ -25,76 +28,177 @@ struct PackWriter {
 
     /// Writes `objects` into `directory` (a repository's `objects/pack/`); returns the pack's name.
     static func write(_ objects: [Object], into directory: String) throws(PackError) -> String {
-        var pack: [UInt8] = Array("PACK".utf8)
-        appendUInt32(&pack, 2)
-        appendUInt32(&pack, UInt32(objects.count))
-        var entries: [(id: ObjectID, offset: Int, crc: UInt32)] = []
-        entries.reserveCapacity(objects.count)
-        var compressed = [UInt8](repeating: 0, count: 0)
-        for object in objects {
-            let offset = pack.count
-            var header: [UInt8] = []
-            var size = object.data.count
-            var byte = UInt8(truncatingIfNeeded: (Int(object.type.rawValue) << 4) | (size & 0x0F))
-            size >>= 4
-            while size > 0 {
-                header.append(byte | 0x80)
-                byte = UInt8(truncatingIfNeeded: size & 0x7F)
-                size >>= 7
-            }
-            header.append(byte)
-            var bound = compressBound(uLong(object.data.count))
-            if compressed.count < Int(bound) { compressed = [UInt8](repeating: 0, count: Int(bound)) }
-            let status = object.data.withUnsafeBufferPointer { source in
-                compressed.withUnsafeMutableBufferPointer { target in
-                    compress2(target.baseAddress, &bound, source.baseAddress, uLong(source.count), Z_BEST_SPEED)
-                }
-            }
-            guard status == Z_OK else { throw PackError(description: "zlib compress2 failed (\(status))") }
-            pack += header
-            pack += compressed[0..<Int(bound)]
-            let crc = pack[offset...].withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-            guard offset < Int(Int32.max) else { throw PackError(description: "a batch pack over 2 GiB") }
-            entries.append((object.id, offset, crc))
-        }
-        let packChecksum = sha1(pack)
-        pack += packChecksum
+        let writer = try PackWriter(directory: directory, count: objects.count)
+        for object in objects { try writer.add(object) }
+        return try writer.finish()
+    }
 
+    private let directory: String
+    private let temporaryPack: String
+    private var descriptor: Int32
+    private var context: OpaquePointer?
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    private let expected: Int
+    private var entries: [(id: ObjectID, offset: Int, crc: UInt32)] = []
+    private var compressed: [UInt8] = []
+
+    /// Starts a pack of `count` objects in `directory`, written to a temporary file until ``finish()``.
+    init(directory: String, count: Int) throws(PackError) {
+        self.directory = directory
+        expected = count
+        temporaryPack = directory + "pack-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).pack.tmp"
+        descriptor = open(temporaryPack, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
+        guard descriptor >= 0 else {
+            throw PackError(description: "\(temporaryPack): open failed (errno \(errno))")
+        }
+        context = EVP_MD_CTX_new()
+        guard context != nil, EVP_DigestInit_ex(context, EVP_sha1(), nil) == 1 else {
+            abandon()
+            throw PackError(description: "SHA-1 unavailable")
+        }
+        entries.reserveCapacity(count)
+        var header: [UInt8] = Array("PACK".utf8)
+        Self.appendUInt32(&header, 2)
+        Self.appendUInt32(&header, UInt32(count))
+        try emit(header)
+    }
+
+    deinit { abandon() }
+
+    /// Adds `object`, deflated.
+    func add(_ object: Object) throws(PackError) {
+        var entry: [UInt8] = []
+        var size = object.data.count
+        var byte = UInt8(truncatingIfNeeded: (Int(object.type.rawValue) << 4) | (size & 0x0F))
+        size >>= 4
+        while size > 0 {
+            entry.append(byte | 0x80)
+            byte = UInt8(truncatingIfNeeded: size & 0x7F)
+            size >>= 7
+        }
+        entry.append(byte)
+        var bound = compressBound(uLong(object.data.count))
+        if compressed.count < Int(bound) { compressed = [UInt8](repeating: 0, count: Int(bound)) }
+        let status = object.data.withUnsafeBufferPointer { source in
+            compressed.withUnsafeMutableBufferPointer { target in
+                compress2(target.baseAddress, &bound, source.baseAddress, uLong(source.count), Z_BEST_SPEED)
+            }
+        }
+        guard status == Z_OK else { throw PackError(description: "zlib compress2 failed (\(status))") }
+        entry += compressed[0..<Int(bound)]
+        try addEntry(object.id, entry, crc: Self.crc(entry))
+    }
+
+    /// Adds an entry exactly as another pack stores it (object header and deflated data, no delta), whose
+    /// CRC-32 that pack's index gives.
+    func addEntry(_ id: ObjectID, _ bytes: [UInt8], crc: UInt32) throws(PackError) {
+        guard entries.count < expected else { throw PackError(description: "more objects than the pack header says") }
+        entries.append((id, offset, crc))
+        try emit(bytes)
+    }
+
+    /// The CRC-32 of an entry's bytes, as a pack index records it.
+    static func crc(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    }
+
+    /// Ends the pack, writes its index and makes both visible; returns the pack's name.
+    func finish() throws(PackError) -> String {
+        guard entries.count == expected else { throw PackError(description: "fewer objects than the pack header says") }
+        var digest = [UInt8](repeating: 0, count: 20)
+        try flush()
+        guard EVP_DigestFinal_ex(context, &digest, nil) == 1 else { throw PackError(description: "SHA-1 failed") }
+        try emit(digest, hashed: false)
+        try flush()
+        guard fsync(descriptor) == 0 else { throw PackError(description: "\(temporaryPack): fsync failed") }
+        close(descriptor)
+        descriptor = -1
+        let name = "pack-" + ObjectID(bytes: digest).hex
+        guard rename(temporaryPack, directory + name + ".pack") == 0 else {
+            throw PackError(description: "\(directory + name).pack: rename failed (errno \(errno))")
+        }
+        try Self.writeDurably(index(packChecksum: digest), to: directory + name + ".idx")
+        return name
+    }
+
+    /// The version-2 index: fan-out, sorted ids, CRCs, 4-byte offsets (the top bit set: the position of an
+    /// 8-byte offset in the table after them, for offsets of 2 GiB and more), the pack's checksum, its own.
+    private func index(packChecksum: [UInt8]) -> [UInt8] {
         entries.sort { $0.id.bytes.lexicographicallyPrecedes($1.id.bytes) }
         var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63]
-        appendUInt32(&index, 2)
+        Self.appendUInt32(&index, 2)
         var fanout = [UInt32](repeating: 0, count: 256)
         for entry in entries { fanout[Int(entry.id.bytes[0])] += 1 }
         var running: UInt32 = 0
         for bucket in 0..<256 {
             running += fanout[bucket]
-            appendUInt32(&index, running)
+            Self.appendUInt32(&index, running)
         }
         for entry in entries { index += entry.id.bytes }
-        for entry in entries { appendUInt32(&index, entry.crc) }
-        for entry in entries { appendUInt32(&index, UInt32(entry.offset)) }
+        for entry in entries { Self.appendUInt32(&index, entry.crc) }
+        var large: [UInt8] = []
+        for entry in entries {
+            if entry.offset < 0x8000_0000 {
+                Self.appendUInt32(&index, UInt32(entry.offset))
+            } else {
+                Self.appendUInt32(&index, 0x8000_0000 | UInt32(large.count / 8))
+                Self.appendUInt32(&large, UInt32(truncatingIfNeeded: entry.offset >> 32))
+                Self.appendUInt32(&large, UInt32(truncatingIfNeeded: entry.offset))
+            }
+        }
+        index += large
         index += packChecksum
-        index += sha1(index)
+        var digest = [UInt8](repeating: 0, count: 20)
+        let status = index.withUnsafeBufferPointer { input in
+            EVP_Digest(input.baseAddress, input.count, &digest, nil, EVP_sha1(), nil)
+        }
+        precondition(status == 1, "EVP_Digest(SHA-1) failed")
+        return index + digest
+    }
 
-        let name = "pack-" + ObjectID(bytes: packChecksum).hex
-        try writeDurably(pack, to: directory + name + ".pack")
-        try writeDurably(index, to: directory + name + ".idx")
-        return name
+    /// Appends `bytes` to the pack (hashed, unless it is the trailing checksum), writing in 1 MiB pieces.
+    private func emit(_ bytes: [UInt8], hashed: Bool = true) throws(PackError) {
+        if hashed {
+            guard bytes.withUnsafeBytes({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) == 1 else {
+                throw PackError(description: "SHA-1 failed")
+            }
+        }
+        buffer += bytes
+        offset += bytes.count
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private func flush() throws(PackError) {
+        var written = 0
+        while written < buffer.count {
+            let result = buffer.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw PackError(description: "\(temporaryPack): write failed (errno \(errno))")
+            }
+            written += result
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Closes and removes an unfinished pack.
+    private func abandon() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+            unlink(temporaryPack)
+        }
+        if context != nil {
+            EVP_MD_CTX_free(context)
+            context = nil
+        }
     }
 
     private static func appendUInt32(_ bytes: inout [UInt8], _ value: UInt32) {
         bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    private static func sha1(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 20)
-        let status = bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, EVP_sha1(), nil)
-            }
-        }
-        precondition(status == 1, "EVP_Digest(SHA-1) failed")
-        return digest
     }
 
     /// temp → write → fsync → rename (read-only, as git makes pack files).

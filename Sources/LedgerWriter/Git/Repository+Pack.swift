@@ -86,15 +86,7 @@ extension Repository {
         defer { git_odb_free(odb) }
         var objects: [PackWriter.Object] = []
         objects.reserveCapacity(ids.count)
-        for id in ids {
-            var object: OpaquePointer?
-            var oid = id.raw
-            try GitError.check(git_odb_read(&object, odb, &oid))
-            defer { git_odb_object_free(object) }
-            let size = git_odb_object_size(object)
-            let data = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: size))
-            objects.append(PackWriter.Object(id: id, type: git_odb_object_type(object), data: data))
-        }
+        for id in ids { objects.append(try Self.object(id, in: odb)) }
         let directory = gitDirectory + "objects/pack/"
         do {
             _ = try PackWriter.write(objects, into: directory)
@@ -167,24 +159,39 @@ extension Repository {
             return (pack.name, at)
         }.sorted { $0.at < $1.at }
         guard merged.count == merge else { return 0 }
+        var listings: [(name: String, entries: PackEntries)] = []
         var seen: Set<ObjectID> = []
-        var objects: [PackWriter.Object] = []
         for pack in merged {
-            guard let ids = Self.objectIDsInPackOrder(inIndex: directory + pack.name + ".idx") else { return 0 }
-            for id in ids where seen.insert(id).inserted {
-                var object: OpaquePointer?
-                var oid = id.raw
-                try GitError.check(git_odb_read(&object, odb, &oid))
-                defer { git_odb_object_free(object) }
-                let size = git_odb_object_size(object)
-                let data =
-                    size == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: size))
-                objects.append(PackWriter.Object(id: id, type: git_odb_object_type(object), data: data))
-            }
+            guard let entries = PackEntries(pack.name, in: directory) else { return 0 }
+            listings.append((pack.name, entries))
+            for id in entries.ids { seen.insert(id) }
         }
+        // Each entry copied as its pack stores it once its CRC matches the index's; an entry stored as a
+        // delta (from `repack`) is read whole and deflated again, since its base may not sit where it did.
         let written: String
-        do {
-            written = try PackWriter.write(objects, into: directory)
+        do throws(PackWriter.PackError) {
+            let writer = try PackWriter(directory: directory, count: seen.count)
+            seen = []
+            for listing in listings {
+                try listing.entries.forEachEntry(in: directory + listing.name + ".pack") {
+                    (entry, bytes) throws(PackWriter.PackError) in
+                    guard seen.insert(entry.id).inserted else { return }
+                    guard PackWriter.crc(bytes) == entry.crc else {
+                        throw PackWriter.PackError(
+                            description: "\(listing.name).pack: object \(entry.id) does not match its index's CRC")
+                    }
+                    let type = (bytes[0] >> 4) & 0x07
+                    if (1...4).contains(type) {
+                        try writer.addEntry(entry.id, bytes, crc: entry.crc)
+                    } else {
+                        guard let object = try? Self.object(entry.id, in: odb) else {
+                            throw PackWriter.PackError(description: "object \(entry.id) could not be read")
+                        }
+                        try writer.add(object)
+                    }
+                }
+            }
+            written = try writer.finish()
         } catch {
             throw GitError.fail(error.description)
         }
@@ -211,43 +218,15 @@ extension Repository {
         return header[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The object ids a version-2 pack index lists, in the order their objects lie in the pack (by offset),
-    /// or nil for anything else.
-    static func objectIDsInPackOrder(inIndex path: String) -> [ObjectID]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        guard let count = objectCount(readingHeaderOf: file) else { return nil }
-        // After the fan-out: the ids (20 bytes each), their CRCs (4), their offsets (4, or with the top bit
-        // set the position of an 8-byte offset in the table that follows).
-        var ids = [UInt8](repeating: 0, count: count * 20)
-        var crcs = [UInt8](repeating: 0, count: count * 4)
-        var offsets = [UInt8](repeating: 0, count: count * 4)
-        guard
-            count == 0
-                || (fread(&ids, 1, ids.count, file) == ids.count && fread(&crcs, 1, crcs.count, file) == crcs.count
-                    && fread(&offsets, 1, offsets.count, file) == offsets.count)
-        else { return nil }
-        func word(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
-            bytes[at..<(at + width)].reduce(0) { $0 << 8 | UInt64($1) }
-        }
-        let small = (0..<count).map { UInt32(word(offsets, $0 * 4, 4)) }
-        let largeCount = small.filter { $0 & 0x8000_0000 != 0 }.count
-        var large = [UInt8](repeating: 0, count: largeCount * 8)
-        guard largeCount == 0 || fread(&large, 1, large.count, file) == large.count else { return nil }
-        var placed: [(offset: UInt64, index: Int)] = []
-        placed.reserveCapacity(count)
-        for index in 0..<count {
-            let value = small[index]
-            if value & 0x8000_0000 == 0 {
-                placed.append((UInt64(value), index))
-            } else {
-                let slot = Int(value & 0x7FFF_FFFF)
-                guard slot < largeCount else { return nil }
-                placed.append((word(large, slot * 8, 8), index))
-            }
-        }
-        placed.sort { $0.offset < $1.offset }
-        return placed.map { ObjectID(bytes: Array(ids[($0.index * 20)..<($0.index * 20 + 20)])) }
+    /// One object read whole from the object database, for a pack.
+    static func object(_ id: ObjectID, in odb: OpaquePointer?) throws(GitError) -> PackWriter.Object {
+        var object: OpaquePointer?
+        var oid = id.raw
+        try GitError.check(git_odb_read(&object, odb, &oid))
+        defer { git_odb_object_free(object) }
+        let size = git_odb_object_size(object)
+        let data = size == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: size))
+        return PackWriter.Object(id: id, type: git_odb_object_type(object), data: data)
     }
 
     /// When a pack was written (its file's modification time), for merging packs oldest first.

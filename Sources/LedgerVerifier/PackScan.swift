@@ -6,7 +6,8 @@ import LedgerStore
 #endif
 
 /// Every pack of a repository checked with ``PackStructure`` before libgit2 touches an object: packs
-/// are mapped, not read, one at a time; the work is one header per object.
+/// are mapped, not read, one at a time, front to back, what is behind the scan released as it goes; the work
+/// is one header per object.
 ///
 /// A pack's verdict depends on its own bytes only (a `REF_DELTA` base is looked up in its own pack), so a
 /// run given a memory folder (the auditor's state) skips packs it scanned before and found clean. A pack is
@@ -52,9 +53,9 @@ enum PackScan {
             scanned += 1
             let reason: String?
             do {
-                reason = PackStructure.violation([
-                    (name + ".pack", pack.bytes, try PackStructure.parseIndex(index.bytes))
-                ])
+                reason = PackStructure.violation(
+                    [(name + ".pack", pack.bytes, try PackStructure.parseIndex(index.bytes))],
+                    release: { _, below in pack.release(below: below) })
             } catch {
                 PhaseClock.note("pack scan: \(scanned) of \(names.count) packs scanned")
                 return [
@@ -112,5 +113,15 @@ final class MappedFile {
 
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+
+    /// Drops the pages before `offset` from memory (a private read-only mapping of a file: a later read
+    /// maps them from the file again). A pack scan's pages would otherwise stay resident until it unmaps the
+    /// pack — all 640 MB of one at 10^6 entries.
+    func release(below offset: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = min(offset, bytes.count) / page * page
+        guard let base = bytes.baseAddress, length > 0 else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base), length, MADV_DONTNEED)
     }
 }

@@ -6,6 +6,8 @@
 enum PackStructure {
     /// Longest delta chain accepted (git's default `--depth` is 50; `git repack` allows up to 4 095).
     static let maxDeltaDepth = 10_000
+    /// How far the scan moves through a pack between releases of what it read (``violation(_:release:)``).
+    static let releaseStride = 32 << 20
 
     enum Base: Equatable {
         case none
@@ -114,8 +116,12 @@ enum PackStructure {
     }
 
     /// Why the packs' delta chains are unsafe to follow, or nil. `packs` are (name, pack bytes, index).
+    /// Each pack's objects are visited in the order they lie in it; `release(pack, below)` is told, every
+    /// ``releaseStride`` bytes, that the bytes of `pack` before `below` are behind the scan (a mapped file
+    /// can drop them from memory: a later delta reaching back reads them again).
     static func violation(
-        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackedID, offset: Int)])]
+        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackedID, offset: Int)])],
+        release: (_ pack: Int, _ below: Int) -> Void = { _, _ in }
     )
         -> String?
     {
@@ -124,27 +130,36 @@ enum PackStructure {
         // (libgit2 then fails cleanly). Resolving it in another pack would check a chain libgit2 never
         // follows and miss the one it does: a cycle inside one pack, hidden by a full copy of the base in a
         // pack whose name sorts first.
-        let total = packs.reduce(0) { $0 + $1.entries.count }
-        var where_: [[PackedID: Int]] = []
-        for pack in packs {
-            var offsets: [PackedID: Int] = [:]
-            offsets.reserveCapacity(pack.entries.count)
-            for entry in pack.entries where offsets[entry.id] == nil { offsets[entry.id] = entry.offset }
-            where_.append(offsets)
+        // Built for a pack when its first REF_DELTA needs it (the writer's packs have none).
+        var where_: [[PackedID: Int]?] = Array(repeating: nil, count: packs.count)
+        func offset(of id: PackedID, inPack number: Int) -> Int? {
+            if where_[number] == nil {
+                var offsets: [PackedID: Int] = [:]
+                offsets.reserveCapacity(packs[number].entries.count)
+                for entry in packs[number].entries where offsets[entry.id] == nil { offsets[entry.id] = entry.offset }
+                where_[number] = offsets
+            }
+            return where_[number]?[id]
         }
         struct Key: Hashable {
             let pack: Int
             let offset: Int
         }
-        // Each settled object's chain length (itself and its bases); chains are walked once. The chain and
-        // its set are reused across objects; the set is only filled past a few links (most objects are not
-        // deltas, and most chains are short: a linear search is cheaper there).
+        // Each settled delta's chain length (itself and its bases); chains are walked once. An object stored
+        // whole is not kept (its length is 1, read again from its header when a delta reaches it), so the
+        // table holds the deltas only. The chain and its set are reused across objects; the set is only
+        // filled past a few links (most objects are not deltas, and most chains are short: a linear search
+        // is cheaper there).
         var depth: [Key: Int] = [:]
-        depth.reserveCapacity(total)
         var chain: [Key] = []
         var onChain: Set<Key> = []
         for (number, pack) in packs.enumerated() {
-            for entry in pack.entries {
+            var released = 0
+            for entry in pack.entries.sorted(by: { $0.offset < $1.offset }) {
+                if entry.offset - released >= releaseStride {
+                    released = entry.offset
+                    release(number, released)
+                }
                 chain.removeAll(keepingCapacity: true)
                 onChain.removeAll(keepingCapacity: true)
                 var current = Key(pack: number, offset: entry.offset)
@@ -179,7 +194,7 @@ enum PackStructure {
                             current = Key(pack: current.pack, offset: offset)
                             continue
                         }
-                        if case .id(let id) = base, let found = where_[current.pack][id] {
+                        if case .id(let id) = base, let found = offset(of: id, inPack: current.pack) {
                             current = Key(pack: current.pack, offset: found)
                             continue
                         }
@@ -190,7 +205,9 @@ enum PackStructure {
                 guard chain.count + below <= maxDeltaDepth else {
                     return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth)"
                 }
-                for (position, key) in chain.enumerated() { depth[key] = chain.count - position + below }
+                for (position, key) in chain.enumerated() where below > 0 || position < chain.count - 1 {
+                    depth[key] = chain.count - position + below
+                }
             }
         }
         return nil

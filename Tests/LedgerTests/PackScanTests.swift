@@ -194,4 +194,19 @@ struct PackScanTests {
         let reasons = ((result.report["findings"] as? [[String: Any]]) ?? []).compactMap { $0["reason"] as? String }
         #expect(reasons.contains { $0.contains("cyclic") }, "\(reasons)")
     }
+
+    /// What the scan releases behind it is dropped from memory, not from the mapping: the bytes read again
+    /// are the file's (a private read-only mapping is refilled from its file, never zeroed).
+    @Test func releasedPagesReadBackFromTheFile() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("file")
+        let content = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        let mapped = try #require(MappedFile(path))
+        #expect(Array(mapped.bytes) == content)
+        mapped.release(below: 2 << 20)
+        #expect(Array(mapped.bytes) == content)
+        mapped.release(below: mapped.bytes.count + 4096)
+        #expect(Array(mapped.bytes) == content)
+    }
 }

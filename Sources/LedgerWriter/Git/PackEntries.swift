@@ -28,6 +28,11 @@ struct PackEntries {
             header[4..<8] == [0, 0, 0, 2]
         else { return nil }
         let count = Int(Self.word(header, 8 + 255 * 4, 4))
+        // Nothing is allocated for more entries than the file holds.
+        var indexInfo = stat()
+        guard fstat(fileno(file), &indexInfo) == 0, Int(indexInfo.st_size) >= header.count + count * 28 + 40 else {
+            return nil
+        }
         // After the fan-out: the ids (20 bytes each), their CRCs (4), their offsets (4, or with the top bit
         // set the position of an 8-byte offset in the table that follows).
         var ids = [UInt8](repeating: 0, count: count * 20)

@@ -12,8 +12,22 @@ public enum FileIdentity {
         func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
         func recent(_ time: timespec) -> Bool { nanoseconds(now) - nanoseconds(time) < 2_000_000_000 }
         guard !recent(info.st_mtim), !recent(info.st_ctim) else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
+        return of(info)
+    }
+
+    /// `info`'s identity however recent: what a remembered identity is compared with, and what a writer
+    /// records for a file it has just written whole and renamed into place itself (the next version of that
+    /// file is another file, created while this one exists, so it cannot have this one's inode).
+    public static func of(_ info: stat) -> String {
+        "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):"
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+    }
+
+    /// The identity of the file at `path` however recent (``of(_:)``), nil when it cannot be read.
+    public static func of(path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return of(info)
     }
 
     /// The wall clock now, for ``of(_:before:)``.

@@ -227,6 +227,15 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         }
         keys = []
         try DurableFile.write(bytes, to: path, mode: mode, durable: durable)
-        unlink(Self.deltaPath(path))
+        // What this run just wrote needs no check by the next: an empty delta records the new table's
+        // identity (a later version is written to a new file and renamed over it: another inode).
+        guard let identity = FileIdentity.of(path: path) else {
+            unlink(Self.deltaPath(path))
+            return
+        }
+        let empty = SortedTable.Header(
+            kind: Codec.kind, tip: tip, base: tip, count: 0, note: note, baseIdentity: identity)
+        try DurableFile.write(
+            SortedTable.bytes(header: empty, entries: []), to: Self.deltaPath(path), mode: mode, durable: durable)
     }
 }

@@ -15,7 +15,8 @@ public import LedgerFormat
 /// end; then the entries, each a LEB128 key length, the key and the value; then the CRC-32 (zlib's) of all
 /// the bytes before it, 4 bytes little-endian. `<base>` is 40 zeros for a full table, else the tip of the
 /// full table this one (a delta) continues; `<note>` is a number the owner keeps with the table; `<base
-/// identity>` is `-`, or in a delta the full table's ``FileIdentity`` when it was last checked whole.
+/// identity>` is `-`, or in a delta the full table's ``FileIdentity`` when it was last checked whole or
+/// when the run that wrote it recorded it.
 ///
 /// Local state, never input: a file whose header, checksum or offsets are wrong does not open (the owner
 /// rebuilds what it held), and every read stays inside the mapping whatever the bytes say. A full table
@@ -47,7 +48,8 @@ public final class SortedTable: @unchecked Sendable {
     static let noBase = String(repeating: "0", count: 40)
 
     public let header: Header
-    /// The file's identity when it was opened (nil when it changed within the last two seconds).
+    /// The file's identity when it was opened: the trusted one it still has, else nil when it changed within
+    /// the last two seconds.
     public let identity: String?
     /// Whether opening checked the whole file (its checksum and offsets), rather than trusting an identity.
     public let checkedWhole: Bool
@@ -120,8 +122,8 @@ public final class SortedTable: @unchecked Sendable {
         let size = Int(info.st_size)
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
         let mapping = UnsafeRawBufferPointer(start: address, count: size)
-        let identity = FileIdentity.of(info, before: FileIdentity.now())
-        let trust = trusted != nil && identity == trusted
+        let trust = trusted != nil && FileIdentity.of(info) == trusted
+        let identity = trust ? trusted : FileIdentity.of(info, before: FileIdentity.now())
         guard let (header, offsetsStart) = validated(mapping, kind: kind, whole: !trust) else {
             munmap(address, size)
             return nil

@@ -40,7 +40,7 @@ public struct ByteWriter {
     /// Bytes as they are, with no length before them.
     public mutating func append(_ data: [UInt8]) { bytes.append(contentsOf: data) }
 
-    /// Eight zero-initialized bytes to fill in later (a fixed-width slot).
+    /// `value` as eight bytes, little-endian (a fixed-width slot, filled in later when written as 0).
     public mutating func raw8(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

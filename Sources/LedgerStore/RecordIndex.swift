@@ -59,37 +59,16 @@ public struct RecordIndex: Sendable, Equatable {
     /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation.
     public struct Location: Hashable, Sendable {
         public let batch: UInt32
-        /// The blob id's 20 bytes, big-endian in two words and a half.
-        private let blobWords: (UInt64, UInt64, UInt32)
+        let packedBlob: PackedObjectID
 
         public init(batch: Int64, blob: ObjectID) {
             precondition(batch >= 1 && batch <= LedgerLayout.maxBatch && blob.bytes.count == 20)
             self.batch = UInt32(batch)
-            let bytes = blob.bytes
-            func word(_ range: Range<Int>) -> UInt64 { bytes[range].reduce(0) { $0 << 8 | UInt64($1) } }
-            blobWords = (word(0..<8), word(8..<16), UInt32(word(16..<20)))
+            packedBlob = PackedObjectID(blob)
         }
 
         /// The blob's object id.
-        public var blob: ObjectID {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(20)
-            withUnsafeBytes(of: blobWords.0.bigEndian) { bytes.append(contentsOf: $0) }
-            withUnsafeBytes(of: blobWords.1.bigEndian) { bytes.append(contentsOf: $0) }
-            withUnsafeBytes(of: blobWords.2.bigEndian) { bytes.append(contentsOf: $0) }
-            return ObjectID(rawBytes: bytes)!
-        }
-
-        public static func == (left: Location, right: Location) -> Bool {
-            left.batch == right.batch && left.blobWords == right.blobWords
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(batch)
-            hasher.combine(blobWords.0)
-            hasher.combine(blobWords.1)
-            hasher.combine(blobWords.2)
-        }
+        public var blob: ObjectID { packedBlob.objectID }
     }
 
     /// How the index is kept in a ``SortedTable``: the key's code and address (33 bytes); the batch (4 bytes,

@@ -1,3 +1,8 @@
+// The git-object fuzzer compiles this file with PackIndex.swift as one module (scripts/fuzz-git-objects).
+#if canImport(LedgerStore)
+    import LedgerStore
+#endif
+
 /// The delta structure of git packs, read from their bytes (issue 12, bounded work): libgit2 1.5
 /// follows a cyclic or self-based delta forever (`git_odb_read_header` never returns). Each object's
 /// base is found from the pack itself — an `OFS_DELTA` must point strictly backwards, a `REF_DELTA`
@@ -15,58 +20,19 @@ enum PackStructure {
         case id(PackedID)
     }
 
-    /// A 20-byte object id as three words: hashed and compared without an allocation per object (a 10^6-entry
-    /// ledger's packs hold millions of objects, scanned before every run).
-    struct PackedID: Hashable {
-        let high: UInt64
-        let middle: UInt64
-        let low: UInt32
-
-        init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
-            high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            middle = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-            low = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self))
-        }
-
-        var bytes: [UInt8] {
-            withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: middle.bigEndian, Array.init)
-                + withUnsafeBytes(of: low.bigEndian, Array.init)
-        }
-    }
+    typealias PackedID = PackedObjectID
 
     struct PackError: Error {
         let reason: String
     }
 
-    /// The objects a version-2 pack index lists: id and offset into the pack.
-    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [(id: PackedID, offset: Int)] {
-        guard bytes.count >= 8 + 1024, Array(bytes[0..<4]) == [0xFF, 0x74, 0x4F, 0x63], bytes[7] == 2 else {
-            throw PackError(reason: "not a version-2 pack index")
+    /// The objects a version-2 pack index lists: id and offset into the pack (``PackIndex``).
+    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [PackIndex.Entry] {
+        do throws(PackIndex.Malformed) {
+            return try PackIndex.entries(bytes)
+        } catch {
+            throw PackError(reason: error.reason)
         }
-        func word(_ at: Int) -> Int {
-            var value = 0
-            for index in 0..<4 { value = value << 8 | Int(bytes[at + index]) }
-            return value
-        }
-        let count = word(8 + 255 * 4)
-        let names = 8 + 1024
-        let offsets = names + count * 20 + count * 4
-        let large = offsets + count * 4
-        guard count >= 0, large <= bytes.count else { throw PackError(reason: "a truncated pack index") }
-        var entries: [(PackedID, Int)] = []
-        entries.reserveCapacity(count)
-        for index in 0..<count {
-            let id = PackedID(bytes, at: names + index * 20)
-            var offset = word(offsets + index * 4)
-            if offset & 0x8000_0000 != 0 {
-                let slot = large + (offset & 0x7FFF_FFFF) * 8
-                guard slot + 8 <= bytes.count else { throw PackError(reason: "a truncated pack index") }
-                offset = 0
-                for index in 0..<8 { offset = offset << 8 | Int(bytes[slot + index]) }
-            }
-            entries.append((id, offset))
-        }
-        return entries
     }
 
     /// The delta base of the object at `offset` in `pack` (after the 12-byte header).
@@ -120,7 +86,7 @@ enum PackStructure {
     /// ``releaseStride`` bytes, that the bytes of `pack` before `below` are behind the scan (a mapped file
     /// can drop them from memory: a later delta reaching back reads them again).
     static func violation(
-        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [(id: PackedID, offset: Int)])],
+        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [PackIndex.Entry])],
         release: (_ pack: Int, _ below: Int) -> Void = { _, _ in }
     )
         -> String?

@@ -42,3 +42,11 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { hex }
     public var short: String { String(hex.prefix(12)) }
 }
+
+extension PackedObjectID {
+    public init(_ id: ObjectID) {
+        self = id.bytes.withUnsafeBytes { PackedObjectID($0, at: 0) }
+    }
+
+    public var objectID: ObjectID { ObjectID(rawBytes: bytes)! }
+}

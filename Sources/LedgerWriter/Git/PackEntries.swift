@@ -19,54 +19,40 @@ struct PackEntries {
     /// Where the last entry ends: the pack's size less its 20-byte checksum.
     let end: Int
 
-    /// Lists the pack `name` in `directory`; nil when its index is not version 2 or does not fit the pack.
+    /// Lists the pack `name` in `directory` (``PackIndex``); nil when its index is not version 2 or does
+    /// not fit the pack.
     init?(_ name: String, in directory: String) {
-        guard let file = fopen(directory + name + ".idx", "rb") else { return nil }
-        defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: 8 + 256 * 4)
-        guard fread(&header, 1, header.count, file) == header.count, header[0..<4] == [0xFF, 0x74, 0x4F, 0x63],
-            header[4..<8] == [0, 0, 0, 2]
+        guard let index = Self.contents(of: directory + name + ".idx"),
+            let listed = try? index.withUnsafeBytes(PackIndex.entries)
         else { return nil }
-        let count = Int(Self.word(header, 8 + 255 * 4, 4))
-        // Nothing is allocated for more entries than the file holds.
-        var indexInfo = stat()
-        guard fstat(fileno(file), &indexInfo) == 0, Int(indexInfo.st_size) >= header.count + count * 28 + 40 else {
-            return nil
-        }
-        // After the fan-out: the ids (20 bytes each), their CRCs (4), their offsets (4, or with the top bit
-        // set the position of an 8-byte offset in the table that follows).
-        var ids = [UInt8](repeating: 0, count: count * 20)
-        var crcs = [UInt8](repeating: 0, count: count * 4)
-        var offsets = [UInt8](repeating: 0, count: count * 4)
-        guard
-            count == 0
-                || (fread(&ids, 1, ids.count, file) == ids.count && fread(&crcs, 1, crcs.count, file) == crcs.count
-                    && fread(&offsets, 1, offsets.count, file) == offsets.count)
-        else { return nil }
-        let small = (0..<count).map { Self.word(offsets, $0 * 4, 4) }
-        let largeCount = small.filter { $0 & 0x8000_0000 != 0 }.count
-        var large = [UInt8](repeating: 0, count: largeCount * 8)
-        guard largeCount == 0 || fread(&large, 1, large.count, file) == large.count else { return nil }
-        var entries: [Entry] = []
-        entries.reserveCapacity(count)
-        for index in 0..<count {
-            var offset = small[index]
-            if offset & 0x8000_0000 != 0 {
-                let slot = Int(offset & 0x7FFF_FFFF)
-                guard slot < largeCount else { return nil }
-                offset = Self.word(large, slot * 8, 8)
-            }
-            let id = ObjectID(bytes: Array(ids[(index * 20)..<(index * 20 + 20)]))
-            entries.append(Entry(id: id, offset: Int(offset), crc: UInt32(Self.word(crcs, index * 4, 4))))
-        }
-        entries.sort { $0.offset < $1.offset }
         var info = stat()
         guard stat(directory + name + ".pack", &info) == 0 else { return nil }
         let end = Int(info.st_size) - 20
+        let entries = listed.map { Entry(id: $0.id.objectID, offset: $0.offset, crc: $0.crc) }
+            .sorted { $0.offset < $1.offset }
         guard entries.allSatisfy({ $0.offset >= 12 && $0.offset < end }) else { return nil }
         for (earlier, later) in zip(entries, entries.dropFirst()) where earlier.offset == later.offset { return nil }
         self.entries = entries
         self.end = end
+    }
+
+    /// How many objects the index at `path` lists (read from its header alone), nil when it is not version 2.
+    static func count(inIndex path: String) -> Int? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var header = [UInt8](repeating: 0, count: PackIndex.headerSize)
+        guard fread(&header, 1, header.count, file) == header.count else { return nil }
+        return header.withUnsafeBytes { PackIndex.count(header: $0) }
+    }
+
+    private static func contents(of path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var info = stat()
+        guard fstat(fileno(file), &info) == 0, info.st_size >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        guard bytes.isEmpty || fread(&bytes, 1, bytes.count, file) == bytes.count else { return nil }
+        return bytes
     }
 
     /// The object ids, in pack order.
@@ -97,9 +83,5 @@ struct PackEntries {
             }
             try body(entry, Array(buffer[(entry.offset - bufferStart)..<(stop - bufferStart)]))
         }
-    }
-
-    private static func word(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
-        bytes[at..<(at + width)].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -135,7 +135,7 @@ extension Repository {
         // Sizes from the index headers (1 KiB each): the ids of the big packs, millions at 10^6 entries,
         // are never read when only small packs merge.
         var packs = Self.packNames(in: directory).compactMap { name -> (name: String, count: Int)? in
-            guard let count = Self.objectCount(inIndex: directory + name + ".idx") else { return nil }
+            guard let count = PackEntries.count(inIndex: directory + name + ".idx") else { return nil }
             return (name, count)
         }
         guard packs.count > Self.packLimit else { return 0 }
@@ -201,21 +201,6 @@ extension Repository {
         }
         try GitError.check(git_odb_refresh(odb))
         return merge
-    }
-
-    /// How many objects a version-2 pack index lists (its last fan-out entry), or nil for anything else.
-    static func objectCount(inIndex path: String) -> Int? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        return objectCount(readingHeaderOf: file)
-    }
-
-    private static func objectCount(readingHeaderOf file: UnsafeMutablePointer<FILE>) -> Int? {
-        var header = [UInt8](repeating: 0, count: 8 + 256 * 4)
-        guard fread(&header, 1, header.count, file) == header.count, header[0..<4] == [0xFF, 0x74, 0x4F, 0x63],
-            header[7] == 2
-        else { return nil }
-        return header[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// One object read whole from the object database, for a pack.

@@ -1,0 +1,78 @@
+// Needs nothing but the standard library: the git-object fuzzer compiles it with the pack scanner
+// (scripts/fuzz-git-objects). The bridge to `ObjectID` is in ObjectID.swift.
+
+/// A git object id's 20 bytes held inline as three words: hashed and compared without an allocation per
+/// object (a 10^6-entry ledger's packs hold millions of objects; its record index a million blob ids).
+public struct PackedObjectID: Hashable, Sendable {
+    let high: UInt64
+    let middle: UInt64
+    let low: UInt32
+
+    /// The id stored at `offset` in `bytes` (the caller has checked that 20 bytes are there).
+    public init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        middle = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+        low = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self))
+    }
+
+    public var bytes: [UInt8] {
+        withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: middle.bigEndian, Array.init)
+            + withUnsafeBytes(of: low.bigEndian, Array.init)
+    }
+}
+
+/// A version-2 pack index, read by the one reader both the verifier's pack scan (hostile bytes) and the
+/// writer's pack merges use. Layout (git's `gitformat-pack`, "Version 2 pack-*.idx files"): the magic
+/// `\377tOc`, version 2, a 256-entry fan-out whose last entry is the object count, the sorted ids (20 bytes
+/// each), their CRC-32s (4), their offsets (4; with the top bit set, the position of an 8-byte offset in
+/// the table that follows), then the pack's and the index's checksums.
+public enum PackIndex {
+    public struct Entry: Sendable {
+        public let id: PackedObjectID
+        public let offset: Int
+        /// The CRC-32 of the object's bytes in the pack.
+        public let crc: UInt32
+    }
+
+    public struct Malformed: Error, Sendable {
+        public let reason: String
+    }
+
+    /// Bytes of the header that give the count: magic, version, fan-out.
+    public static let headerSize = 8 + 256 * 4
+
+    /// How many objects the index lists, from its first ``headerSize`` bytes; nil when it is not version 2.
+    public static func count(header bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= headerSize, Array(bytes[0..<4]) == [0xFF, 0x74, 0x4F, 0x63],
+            Array(bytes[4..<8]) == [0, 0, 0, 2]
+        else { return nil }
+        return Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 8 + 255 * 4, as: UInt32.self)))
+    }
+
+    /// Every object the index lists, in id order; throws when it is not a version-2 index or is cut short.
+    public static func entries(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [Entry] {
+        guard let count = count(header: bytes) else { throw Malformed(reason: "not a version-2 pack index") }
+        func word(_ at: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        let names = headerSize
+        let crcs = names + count * 20
+        let offsets = crcs + count * 4
+        let large = offsets + count * 4
+        guard large <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            var offset = UInt64(word(offsets + index * 4))
+            if offset & 0x8000_0000 != 0 {
+                let slot = large + Int(offset & 0x7FFF_FFFF) * 8
+                guard slot + 8 <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
+                offset = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: slot, as: UInt64.self))
+            }
+            guard offset <= UInt64(Int.max) else { throw Malformed(reason: "an object offset past any pack") }
+            entries.append(
+                Entry(
+                    id: PackedObjectID(bytes, at: names + index * 20), offset: Int(offset), crc: word(crcs + index * 4))
+            )
+        }
+        return entries
+    }
+}

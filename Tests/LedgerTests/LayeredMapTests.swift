@@ -139,13 +139,19 @@ struct LayeredMapTests {
         #expect(runProcess("python3", [checker, folder + "/damaged"]).status == 1)
     }
 
-    @Test func damagedOrMismatchedFilesDoNotLoad() throws {
+    /// A map of `count` keys saved as a full table at tip 1 in a fresh folder (removed by the caller).
+    static func savedTable(_ count: Int) throws -> (folder: String, path: String, map: Map) {
         let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/test.table"
         var map = Map()
-        for index in 0..<2_000 { map.set("key-\(index)", [UInt8(index % 200)]) }
+        for index in 0..<count { map.set("key-\(index)", [UInt8(index % 200)]) }
         try map.save(to: path, tip: Self.tip(1), note: 0, durable: false)
+        return (folder, path, map)
+    }
+
+    @Test func damagedOrMismatchedFilesDoNotLoad() throws {
+        let (folder, path, map) = try Self.savedTable(2_000)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         func write(_ bytes: [UInt8], _ file: String = path) throws {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
@@ -180,12 +186,8 @@ struct LayeredMapTests {
     /// that checked it whole once it was two seconds old; the next load reads only its header. A table
     /// changed since — even one byte, written in place — is checked whole again and refused when damaged.
     @Test func aFullTableCheckedOnceIsTrustedUntilItChanges() throws {
-        let folder = try Self.folder()
+        let (folder, path, map) = try Self.savedTable(3_000)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/test.table"
-        var map = Map()
-        for index in 0..<3_000 { map.set("key-\(index)", [UInt8(index % 200)]) }
-        try map.save(to: path, tip: Self.tip(1), note: 0, durable: false)
         // Written by this run: trusted at once.
         var (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
         #expect(loaded.baseCheckedWhole == false)

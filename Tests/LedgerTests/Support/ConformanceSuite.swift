@@ -45,7 +45,7 @@ enum ConformanceSuite {
         ]
         var classes: Set<String> = []
         for attack in TamperCorpus.attacks where !attack.afterCheckpoint {
-            let name = attack.policy + (attack.conduct ? "-conduct" : "")
+            let name = attack.conformance ?? attack.policy + (attack.conduct ? "-conduct" : "")
             guard classes.insert(name).inserted else { continue }
             let path = "\(ledgers)/\(name).git"
             let copied = runProcess("cp", ["-a", good, path])
@@ -60,9 +60,10 @@ enum ConformanceSuite {
             cases.append(
                 .object(
                     try entry(
-                        name: name, ledger: path, root: root, attack: attack.name, exit: attack.conduct ? 2 : 1,
-                        authentic: attack.conduct, policy: attack.policy,
-                        kind: attack.conduct ? "conduct" : "integrity")))
+                        name: name, ledger: path, root: root, attack: attack.name,
+                        exit: attack.accepted ? 0 : attack.conduct ? 2 : 1, authentic: attack.accepted || attack.conduct,
+                        policy: attack.accepted ? nil : attack.policy,
+                        kind: attack.accepted ? nil : attack.conduct ? "conduct" : "integrity")))
         }
         let manifest = JSONObject([
             ("formatVersion", .integer(LedgerDescriptor.formatVersion)),

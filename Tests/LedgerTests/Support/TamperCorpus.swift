@@ -17,6 +17,12 @@ enum TamperCorpus {
         var afterCheckpoint = false
         /// The finding is about the vendor's conduct in an authentic history (exit 2), not its integrity.
         var conduct = false
+        /// A case of its own in the conformance suite (`conformance/ledgers/<name>.git`), for an attack that
+        /// settles a point of the written contract beyond the first attack of its policy.
+        var conformance: String? = nil
+        /// For a conformance case that is not an attack: the ledger must verify (exit 0, no finding) — a
+        /// point of the contract a stricter reading would wrongly refuse.
+        var accepted = false
         let mutate: @Sendable (Surgeon) -> Void
         var testDescription: String { name }
     }

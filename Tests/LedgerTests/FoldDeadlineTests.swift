@@ -132,10 +132,28 @@ struct FoldDeadlineTests {
     }
 
     /// Decision: a verdict counts from the later of its receipt and its signed decision time.
-    @Test func aVerdictCountsOnceReceivedAndDecided() {
+    /// F1: the reference executes a verdict when it arrives, even one signed up to 300 s ahead of the
+    /// receiving clock (onym-wire §4.1 step 2, §4.3): an honest write at the receipt instant follows it.
+    @Test func aVerdictCountsFromItsReceipt() {
         let open = Self.fact(
             .openCase, "c7", "spam", decided: "2026-07-01T00:04:00Z", received: "2026-07-01T00:00:00Z")
-        #expect(Self.fold([open], at: "2026-07-01T00:03:59Z").bits == .clear)
-        #expect(Self.fold([open], at: "2026-07-01T00:04:00Z").bits.caseOpen)
+        #expect(Self.fold([open], at: "2026-06-30T23:59:59Z").bits == .clear)
+        #expect(Self.fold([open], at: "2026-07-01T00:00:00Z").bits.caseOpen)
+        #expect(Self.fold([open], at: "2026-07-01T00:00:00Z").authorizedBy == open.ref.hex)
+    }
+
+    /// F1 with F7: a ban received before the case's deadline but signed after it is late: at its receipt the
+    /// case stays open (the ban will never execute), and the deadline default closes it when it comes.
+    @Test func aReceivedVerdictSignedAfterTheDeadlineStaysLate() {
+        let open = Self.fact(.openCase, "c8", "harassment", decided: "2026-03-16T00:00:00Z")  // deadline 03-30
+        let ban = Self.fact(
+            .ban, "c8", "harassment", decided: "2026-03-30T00:01:00Z", received: "2026-03-29T23:58:00Z")
+        #expect(open.decisionDeadline == Instant.parse("2026-03-30T00:00:00Z"))
+        let before = Self.fold([open, ban], at: "2026-03-29T23:59:00Z")
+        #expect(before.bits == DeviceBits(caseOpen: true, banned: false))
+        #expect(before.authorizedBy == open.ref.hex)
+        let after = Self.fold([open, ban], at: "2026-03-30T00:05:00Z")
+        #expect(after.bits == .clear)
+        #expect(after.authorizedBy == EvaluatorRule.decisionDeadlineDefault.rawValue)
     }
 }

@@ -47,8 +47,14 @@ struct CaseHistory {
             if case .open(let opener, let deadline?, let reopened) = phase,
                 DecisionDeadlineDefault.isBlown(deadline, by: fact.decidedAt)
             {
-                recordDefault(at: deadline, opener: opener)
-                phase = reopened ? .decided : .defaulted
+                // A verdict counts from its receipt (F1), which may precede its signed `decidedAt` by up to
+                // 300 s: at T the deadline it comes after may not have passed yet.
+                if deadline <= time {
+                    recordDefault(at: deadline, opener: opener)
+                    phase = reopened ? .decided : .defaulted
+                } else if !reopened {
+                    break  // late, and every verdict after it too; the case is open until its deadline (F7)
+                }
             }
             if case .defaulted = phase { continue }  // F7: a late verdict in a defaulted case is not executed
             steps.append(FoldStep(instant: fact.decidedAt, kind: .decision, order: verdict.order, label: fact.ref.hex))

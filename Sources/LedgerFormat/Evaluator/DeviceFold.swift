@@ -20,8 +20,8 @@ public enum DeviceFold {
     /// Folds `facts` (the binding's verdicts, any order, duplicates allowed) at `time`; the rules are
     /// numbered F1–F11 in docs/DECISIONS.md ("The fold, rule by rule").
     ///
-    /// * F1: only verdicts the vendor knows by T count — received, and decided (``VerdictFact/knownAt``);
-    ///   a verdict delivered twice counts once.
+    /// * F1: only verdicts the vendor has received by T count (``VerdictFact/knownAt``), in signed
+    ///   decision order however they arrived; a verdict delivered twice counts once.
     /// * F2: a revoked authority's verdicts decided at or after the revocation's effective time are
     ///   not executed (``DesignationRevocation``).
     /// * F3–F8: each case is folded on its own in decision order (`CaseHistory`).

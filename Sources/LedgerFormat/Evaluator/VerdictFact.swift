@@ -52,9 +52,6 @@ public struct VerdictFact: Sendable, Equatable {
         }
     }
 
-    /// When a ban takes effect: its `executeAfter` (reference §4.3 "in force = executeAfter ≤ T"), but
-    /// never before it was decided (validation lets `executeAfter` sit up to a second before
-    /// `decidedAt`). Nil for other dispositions and for a ban without `executeAfter` (never executes).
     /// A fact as remembered in local state (the replay snapshot), field by field.
     public init(
         ref: ContentAddress, caseId: String, authority: String, deviceBinding: String, disposition: Verdict.Disposition,
@@ -75,15 +72,19 @@ public struct VerdictFact: Sendable, Equatable {
         self.accusedKeys = accusedKeys
     }
 
+    /// When a ban takes effect: its `executeAfter` — reference §4.3, "in force = `executeAfter` present,
+    /// parseable and ≤ now" — once the vendor has it (``knownAt``; the fold sees only verdicts known by
+    /// T). Nil for other dispositions and for a ban without `executeAfter` (never executes).
     public var banStartsAt: Instant? {
-        guard disposition == .ban, let executeAfter else { return nil }
-        return max(executeAfter, decidedAt)
+        guard disposition == .ban else { return nil }
+        return executeAfter
     }
 
-    /// When the vendor may act on the verdict: once it has both received it and the signed decision
-    /// time has come (docs/DECISIONS.md, "a verdict counts from the later of its receipt and its
-    /// decision").
-    public var knownAt: Instant { max(receivedAt, decidedAt) }
+    /// When the vendor may act on the verdict: its receipt (docs/DECISIONS.md F1). The reference
+    /// executes a verdict when it arrives — validation lets `decidedAt` run up to 300 s ahead of the
+    /// receiving clock (reference §4.1 step 2) and the fold walks every stored verdict (§4.3) — so an
+    /// honest write at the receipt instant already follows it; only a ban waits, for its `executeAfter`.
+    public var knownAt: Instant { receivedAt }
 
     /// The case this verdict belongs to: case ids are the authority's, so two authorities' cases
     /// never mix.

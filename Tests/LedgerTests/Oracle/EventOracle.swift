@@ -57,6 +57,9 @@ struct EventOracle {
         case open(opener: Int, reopened: Bool)
         case closed  // decided, or closed by a reopened case's deadline or a revocation
         case defaulted  // never decided in time: nothing later in it executes
+        /// Still open at `now`, its deadline still ahead, but a verdict received already was decided after
+        /// that deadline: it and everything after it will not execute (a verdict counts from its receipt).
+        case overdue(opener: Int)
     }
 
     private struct CaseState {
@@ -78,8 +81,7 @@ struct EventOracle {
         }
         var known: [ContentAddress: VerdictFact] = [:]
         for fact in facts {
-            let learned = fact.receivedAt > fact.decidedAt ? fact.receivedAt : fact.decidedAt
-            guard learned <= now else { continue }
+            guard fact.receivedAt <= now else { continue }  // known from its receipt (F1)
             if let from = revokedFrom[fact.authority], !(fact.decidedAt < from) { continue }
             if let other = known[fact.ref], other.receivedAt <= fact.receivedAt { continue }
             known[fact.ref] = fact
@@ -97,7 +99,12 @@ struct EventOracle {
 
         var queue: [Queued] = []
         func push(_ at: Instant, _ event: Event) {
-            guard at <= now else { return }
+            // Received verdicts may be signed up to 300 s ahead of `now`: their decisions, and the deadlines
+            // that tell whether they came in time, still play; nothing else after `now` does.
+            switch event {
+            case .decision, .deadline: break
+            default: guard at <= now else { return }
+            }
             let item = Queued(at: at, event: event)
             let index = queue.firstIndex { item.comesBefore($0) } ?? queue.endIndex
             queue.insert(item, at: index)
@@ -117,6 +124,7 @@ struct EventOracle {
                 let verdict = verdicts[index]
                 var state = cases[caseName(verdict)] ?? CaseState()
                 if state.status == .defaulted { break }
+                if case .overdue = state.status { break }
                 label = verdict.ref.hex
                 switch verdict.disposition {
                 case .openCase:
@@ -154,6 +162,10 @@ struct EventOracle {
             case .deadline(let opener):
                 let name = caseName(verdicts[opener])
                 guard case .open(opener, let reopened) = cases[name]!.status else { break }
+                if next.at > now {
+                    if !reopened { cases[name]!.status = .overdue(opener: opener) }
+                    break
+                }
                 cases[name]!.status = reopened ? .closed : .defaulted
                 label = EvaluatorRule.decisionDeadlineDefault.rawValue
             case .revocation(let authority):
@@ -176,6 +188,7 @@ struct EventOracle {
         let bans = cases.values.compactMap(\.activeBan).sorted()
         let openers = cases.values.compactMap { state -> Int? in
             if case .open(let opener, _) = state.status { return opener }
+            if case .overdue(let opener) = state.status { return opener }
             return nil
         }.sorted()
         let authorizedBy =

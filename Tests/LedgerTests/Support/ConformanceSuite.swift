@@ -61,7 +61,8 @@ enum ConformanceSuite {
                 .object(
                     try entry(
                         name: name, ledger: path, root: root, attack: attack.name,
-                        exit: attack.accepted ? 0 : attack.conduct ? 2 : 1, authentic: attack.accepted || attack.conduct,
+                        exit: attack.accepted ? 0 : attack.conduct ? 2 : 1,
+                        authentic: attack.accepted || attack.conduct,
                         policy: attack.accepted ? nil : attack.policy,
                         kind: attack.accepted ? nil : attack.conduct ? "conduct" : "integrity")))
         }

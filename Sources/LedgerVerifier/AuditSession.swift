@@ -13,6 +13,9 @@ struct AuditSession {
     let trustFingerprints: [String]
     /// Evidence files named by this run's findings.
     private(set) var evidence: [String] = []
+    /// The journal's `forget` event, written only when the run it starts is authentic: a `--forget` whose run
+    /// is refused changes nothing and so records nothing.
+    private var pendingForget: JSONObject?
     var folder: String? { store?.folder }
 
     init(repository: Repository, tip: ObjectID, firstCommit: ObjectID, options: Verifier.Options)
@@ -49,7 +52,7 @@ struct AuditSession {
         }
         trustRoot = trust
         trustFingerprints = Self.fingerprints(trust)
-        if options.forget { try acknowledge() }
+        if options.forget { acknowledge() }
     }
 
     static func fingerprints(_ root: TrustRoot) -> [String] {
@@ -144,6 +147,18 @@ struct AuditSession {
                 """)
     }
 
+    /// The conduct findings the remembered checkpoint holds in commits up to and including `commit`: a run
+    /// that starts after `commit` reports them without checking those commits again.
+    func rememberedConductFindings(through commit: ObjectID, in chain: CommitChain) -> [PolicyFailure] {
+        guard let findings = rememberedCheckpoint?.conductFindings, let last = chain.count(through: commit) else {
+            return []
+        }
+        return findings.filter { finding in
+            guard let at = finding.commit else { return true }
+            return chain.count(through: at).map { $0 <= last } ?? false
+        }
+    }
+
     // MARK: - --since
 
     /// `--since C` is honoured only from a commit the remembered state holds (C is the remembered tip
@@ -177,8 +192,14 @@ struct AuditSession {
         state.trust = trustFingerprints
         // The side files were loaded for this very tip: nothing new was verified, so they stand as they are.
         let sideFilesCurrent =
-            state.checkpoint.map { $0.tip == checkpoint.tip && $0.records != nil && $0.maps != nil } ?? false
+            state.checkpoint.map {
+                $0.tip == checkpoint.tip && $0.records != nil && $0.maps != nil && $0.conductFindings != nil
+            } ?? false
         do {
+            if let pendingForget {
+                try store.journal(pendingForget)
+                self.pendingForget = nil
+            }
             if state.checkpoint?.tip != checkpoint.tip {
                 var event = JSONObject([
                     ("event", .string("verified")), ("at", .string(options.now.rfc3339)),
@@ -198,25 +219,22 @@ struct AuditSession {
         remembered = state
     }
 
-    /// `--forget`: acknowledge standing rewrites and other histories, accept the given root of trust,
-    /// and say so in the journal. The run then checks the whole history from the root of trust.
-    private mutating func acknowledge() throws(Verifier.InputError) {
+    /// `--forget`: acknowledge standing rewrites and other histories and accept the given root of trust, for
+    /// this run; the run then checks the whole history from the root of trust. Only an authentic run makes it
+    /// stick (``remember(_:compliant:)`` journals it and saves the state); a refused one leaves the state and
+    /// the journal as they were.
+    private mutating func acknowledge() {
         guard let store else { return }
         var state = remembered ?? AuditorState.Remembered(trust: trustFingerprints)
         let others = store.otherHistories().map(\.firstCommit.hex)
-        do {
-            try store.journal(
-                JSONObject([
-                    ("event", .string("forget")), ("at", .string(options.now.rfc3339)),
-                    ("previousTrust", .array((remembered?.trust ?? []).map { .string($0) })),
-                    ("trust", .array(trustFingerprints.map { .string($0) })),
-                    ("previousTip", remembered?.checkpoint.map { .string($0.tip.hex) } ?? .null),
-                    ("acknowledgedRewrites", .array(state.rewrites.map { .object($0.json) })),
-                    ("acknowledgedHistories", .array(others.map { .string($0) })),
-                ]))
-        } catch {
-            throw Verifier.InputError(kind: .unreadable, description: error.description)
-        }
+        pendingForget = JSONObject([
+            ("event", .string("forget")), ("at", .string(options.now.rfc3339)),
+            ("previousTrust", .array((remembered?.trust ?? []).map { .string($0) })),
+            ("trust", .array(trustFingerprints.map { .string($0) })),
+            ("previousTip", remembered?.checkpoint.map { .string($0.tip.hex) } ?? .null),
+            ("acknowledgedRewrites", .array(state.rewrites.map { .object($0.json) })),
+            ("acknowledgedHistories", .array(others.map { .string($0) })),
+        ])
         // The remembered tip no longer binds this run (the journal keeps it): check everything again.
         state.checkpoint = nil
         state.trust = trustFingerprints

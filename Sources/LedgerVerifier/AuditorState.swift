@@ -85,6 +85,8 @@ public struct AuditorState: Sendable {
     var indexPath: String { folder + "/records.table" }
     /// The checkpoint's replay maps (``ReplayMaps``: the small file, and the binding table and its delta).
     var mapsPaths: ReplayMaps.Paths { .init(small: folder + "/replay.state", bindings: folder + "/bindings.table") }
+    /// The checkpoint's conduct findings (``ConductFindingsFile``), beside `state.json`.
+    var conductPath: String { folder + "/conduct.json" }
     /// What versions before the sorted tables kept (never read again).
     var legacyIndexPath: String { folder + "/records.index" }
     public var evidenceFolder: String { folder + "/evidence" }
@@ -124,6 +126,7 @@ public struct AuditorState: Sendable {
                 // A missing or stale index file only costs the next run a listing of the batch folders.
                 loaded.records = RecordIndex.load(from: indexPath, tip: loaded.tip)
                 loaded.maps = ReplayMaps.load(from: mapsPaths, tip: loaded.tip)
+                loaded.conductFindings = ConductFindingsFile.load(from: conductPath, tip: loaded.tip)
                 remembered.checkpoint = loaded
             }
             if case .array(let rewrites)? = object["rewrites"] {
@@ -157,6 +160,9 @@ public struct AuditorState: Sendable {
             }
             if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let maps = checkpoint.maps {
                 try maps.save(to: mapsPaths, tip: checkpoint.tip, durable: true)
+            }
+            if !sideFilesCurrent, let checkpoint = remembered.checkpoint, let findings = checkpoint.conductFindings {
+                try ConductFindingsFile.save(findings, to: conductPath, tip: checkpoint.tip)
             }
             try DurableFile.write(CanonicalJSON.encode(object), to: statePath, mode: 0o600)
         } catch {

@@ -23,6 +23,11 @@ public struct Checkpoint: Sendable {
     /// (`RecordIndex.save(to:tip:durable:)`), never in the JSON; without them, continuing lists every batch
     /// folder.
     public var records: RecordIndex?
+    /// Every conduct finding of the history up to the tip (docs/VERIFY.md, "The auditor's state"): conduct is
+    /// a property of the history, so a run that continues from this checkpoint reports them again. Kept in a
+    /// file of its own beside the checkpoint; nil when that file is missing or names another tip — then the
+    /// history's conduct is unknown and the next run checks everything again.
+    public var conductFindings: [PolicyFailure]?
     /// The transparency log's right edge at the tip (`{"size", "peaks": [base64…]}` in the JSON); without
     /// it, continuing re-hashes every file of the history.
     public var transparencyLog: CompactRange?

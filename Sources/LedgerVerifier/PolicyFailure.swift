@@ -27,6 +27,14 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
             self.rulesGive = rulesGive
         }
 
+        /// A detail as `json` wrote it (the auditor's state keeps conduct findings between runs).
+        public init(json: FieldReader) throws(LedgerFormatError) {
+            self.init(
+                sequence: try json.integer("sequence"), recordedAt: try json.timestamp("recordedAt"),
+                binding: try json.string("deviceBinding"), written: try json.string("written"),
+                rulesGive: try json.string("rulesGive"))
+        }
+
         public var json: JSONObject {
             JSONObject([
                 ("sequence", .integer(sequence)), ("recordedAt", .string(recordedAt.rfc3339)),
@@ -63,6 +71,28 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
         if let path { location.append(path) }
         if let record { location.append("[\(record)]") }
         return "\(policy): \(location.joined(separator: " "))\(location.isEmpty ? "" : ": ")\(reason)"
+    }
+
+    /// A finding as ``json`` wrote it: the auditor's state keeps every conduct finding of the verified
+    /// history, since conduct is a property of the history, not of the run that found it.
+    public init(json object: JSONObject) throws(LedgerFormatError) {
+        let reader = FieldReader(object)
+        guard let kind = Kind(rawValue: try reader.string("kind")) else {
+            throw LedgerFormatError(.invalidValue, "not a finding kind", path: "$.kind")
+        }
+        var commit: ObjectID?
+        if let hex = try reader.optionalString("commit") {
+            guard let id = ObjectID(hexString: hex) else {
+                throw LedgerFormatError(.invalidHex, "not a commit id", path: "$.commit")
+            }
+            commit = id
+        }
+        self.init(
+            policy: try reader.string("policy"), kind: kind, commit: commit, path: try reader.optionalString("path"),
+            record: try reader.optionalString("record"), reason: try reader.string("reason"),
+            write: try reader.optionalObject("write").map { (detail) throws(LedgerFormatError) in
+                try WriteDetail(json: detail)
+            })
     }
 
     public var json: JSONObject {

@@ -105,13 +105,16 @@ public enum Verifier {
                     return VerificationReport(summary: summary, failures: failures)
                 }
                 start = since
+                failures += session.rememberedConductFindings(through: since, in: chain)
                 try state.restore(&summary, at: since, repository: repository, checkpoint: nil)
                 state.commitsSeen = chain.count(through: since) ?? state.commitsSeen
                 summary.commits = state.commitsSeen
             } else if let checkpoint = session.rememberedCheckpoint {
                 if chain.contains(checkpoint.tip) {
-                    if options.resume {
+                    // Continuing needs the history's conduct findings so far; without them, check it all again.
+                    if options.resume, let conduct = checkpoint.conductFindings {
                         start = checkpoint.tip
+                        failures += conduct
                         try state.restore(&summary, at: checkpoint.tip, repository: repository, checkpoint: checkpoint)
                     }
                 } else if let finding = session.recordRewrite(of: checkpoint.tip, seen: tip) {
@@ -166,7 +169,8 @@ public enum Verifier {
         }
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
-            let checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
+            var checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
+            checkpoint.conductFindings = failures.filter { $0.kind == .conduct }
             try session.remember(checkpoint, compliant: failures.isEmpty)
         }
         var history: VerifiedHistory?

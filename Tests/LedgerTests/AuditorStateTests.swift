@@ -98,11 +98,18 @@ struct AuditorStateTests {
         // --full keeps the remembered root (no --trust needed).
         #expect(verify(ledger, ["--full"] + state).status == 0)
         // On purpose: the ledger is then checked against the new root (and fails: signer 1 made it).
+        // A --forget whose run is refused takes no effect, so it records nothing: the journal has no forget,
+        // and the remembered root still stands.
         let forgotten = verify(ledger, ["--trust", strangerKey, "--forget"] + state)
         #expect(forgotten.status == 1)
         let journal = try String(contentsOfFile: try journalPath(scratch.path("state")), encoding: .utf8)
-        #expect(journal.contains(#""event":"forget""#))
-        #expect(journal.contains(OpenSSHKey.fingerprint(FixtureLedger.signer1.publicKey)))
+        #expect(!journal.contains(#""event":"forget""#))
+        #expect(verify(ledger, state).status == 0)
+        // One that takes effect is journaled, with the root it replaced.
+        #expect(verify(ledger, ["--trust", TamperCorpusTests.trust, "--forget"] + state).status == 0)
+        let after = try String(contentsOfFile: try journalPath(scratch.path("state")), encoding: .utf8)
+        #expect(after.contains(#""event":"forget""#))
+        #expect(after.contains(OpenSSHKey.fingerprint(FixtureLedger.signer1.publicKey)))
     }
 
     func journalPath(_ stateRoot: String) throws -> String {

@@ -13,7 +13,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle docs report-screenshot
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property docs report-screenshot
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -111,6 +111,14 @@ ORACLE_SEED ?= 971237
 oracle: deps
 	ONYM_ORACLE_SEQUENCES=$(ORACLE_SEQUENCES) ONYM_CLOSED_LOOP_SEQUENCES=$(LOOP_SEQUENCES) ONYM_ORACLE_SEED=$(ORACLE_SEED) \
 	  $(SWIFT) test --filter 'OracleTests|ClosedLoopTests'
+
+## append accepts => verify accepts at the same moment, long (make test runs 60 fixed-seed steps):
+##   make append-property APPEND_STEPS=3000 APPEND_SEED=12345
+APPEND_STEPS ?= 3000
+APPEND_SEED ?= 12345
+append-property: deps
+	ONYM_APPEND_PROPERTY_STEPS=$(APPEND_STEPS) ONYM_APPEND_PROPERTY_SEED=$(APPEND_SEED) \
+	  $(SWIFT) test --filter AppendThenVerifyPropertyTests
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

@@ -66,9 +66,12 @@ public enum Ledger {
     /// - Parameters:
     ///   - logKey: signs the checkpoints of the ledger's transparency log (default: `signingKey`); the
     ///     descriptor declares it as `log`, under the origin `origin` (default: the ledger id).
+    ///   - now: the moment of writing (default: the system clock): the commit is judged as `verify` would
+    ///     judge it then, so a batch dated more than 300 s after it is refused (HistoryPolicy).
     public static func initialize(
         path: String, descriptor: LedgerDescriptor, signingKey: any CommitSigner, at: Instant,
-        profile: EnforcementProfile? = nil, logKey: (any CommitSigner)? = nil, origin: String? = nil
+        profile: EnforcementProfile? = nil, logKey: (any CommitSigner)? = nil, origin: String? = nil,
+        now: Instant? = nil
     ) throws(AppendError) -> ObjectID {
         let logSigner = logKey ?? signingKey
         var descriptor = descriptor
@@ -111,7 +114,7 @@ public enum Ledger {
             let message = "init: ledger \(descriptor.ledgerId)\n\n\(LedgerTrailers.empty.text)"
             return try judgedCommit(
                 repository, signingKey, logKey: logSigner, files: files, parent: nil, message: message,
-                time: at, sources: [:], otherwise: path
+                time: at, now: now ?? wallClock(), sources: [:], otherwise: path
             ).commit
         } catch let error as AppendError {
             throw error
@@ -127,9 +130,12 @@ public enum Ledger {
     ///   last 256 batches carries is a retry and logs nothing twice. Without a key nothing is deduplicated.
     /// - Parameter logKey: signs the batch's checkpoint (default: `signingKey`); it must be the log key the
     ///   descriptor declares.
+    /// - Parameter now: the moment of writing (default: the system clock). The batch is judged by `verify`'s
+    ///   policies as `verify` would judge it at that moment: a batch dated (`at`) more than 300 s after it is
+    ///   refused (HistoryPolicy) and nothing is written — a typo in `--at` must not brick the ledger.
     public static func append(
         path: String, items: [BatchItem], signingKey: any CommitSigner, at: Instant, idempotencyKey: String? = nil,
-        logKey: (any CommitSigner)? = nil
+        logKey: (any CommitSigner)? = nil, now: Instant? = nil
     ) throws(AppendError) -> AppendResult {
         try writing(path) { attempt in
             // Planned in a scope of its own: the tip's view (which shares the record index with the replay
@@ -148,7 +154,8 @@ public enum Ledger {
             try repository.attachInMemoryObjects()
             let (commit, conduct) = try judgedCommit(
                 repository, signingKey, logKey: logKey ?? signingKey, files: plan.files, parent: tip,
-                message: plan.commitMessage, time: at, sources: plan.sources, otherwise: "batch")
+                message: plan.commitMessage, time: at, now: now ?? wallClock(), sources: plan.sources,
+                otherwise: "batch")
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
             var result = AppendResult(commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
@@ -161,10 +168,11 @@ public enum Ledger {
     // MARK: - keys rotate
 
     /// A signed commit that adds or removes a commit-signing key in `keys/allowed_signers`.
-    /// The signing key must be allowed by the current tip; removing the last key is refused.
+    /// The signing key must be allowed by the current tip; removing the last key is refused. `now` is the
+    /// moment of writing (default: the system clock), as for ``append(path:items:signingKey:at:idempotencyKey:logKey:now:)``.
     public static func rotateSigners(
         path: String, signingKey: any CommitSigner, add: [Ed25519.PublicKey], remove: [Ed25519.PublicKey],
-        at: Instant, logKey: (any CommitSigner)? = nil
+        at: Instant, logKey: (any CommitSigner)? = nil, now: Instant? = nil
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
             let (repository, tip, state) = try openForWriting(path, signingKey: signingKey, at: at)
@@ -200,7 +208,7 @@ public enum Ledger {
             return try judgedCommit(
                 repository, signingKey, logKey: logKey ?? signingKey,
                 files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
-                message: message, time: at, sources: [:], otherwise: "keys rotate"
+                message: message, time: at, now: now ?? wallClock(), sources: [:], otherwise: "keys rotate"
             ).commit
         }
     }
@@ -226,6 +234,9 @@ public enum Ledger {
 
     // MARK: - Helpers
 
+    /// The system clock, whole seconds: the moment of writing when the caller gives none.
+    static func wallClock() -> Instant { Instant(seconds: Int64(Glibc.time(nil))) }
+
     /// Builds the commit in memory, has the verifier's policies judge it against its parent
     /// (``CandidateCommit``), and publishes it only when nothing refuses it: one rulebook for `append`
     /// and `verify`. Returns the commit and the conduct findings about its writes.
@@ -236,7 +247,7 @@ public enum Ledger {
     private static func judgedCommit(
         _ repository: Repository, _ signer: any CommitSigner, logKey: any CommitSigner,
         files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String,
-        time: Instant, sources: [String: String], otherwise fallback: String
+        time: Instant, now: Instant, sources: [String: String], otherwise fallback: String
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
         let directory = repository.gitDirectory
         let cache = ReplayStateCache.shared
@@ -254,7 +265,7 @@ public enum Ledger {
         let clock = PhaseClock()
         func judge(_ state: ReplayState?) throws -> CandidateCommit.Judgement {
             try CandidateCommit.judge(
-                prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: time, known: state)
+                prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: now, known: state)
         }
         let judgement = try cache.read(directory, at: parent, judge) ?? judge(nil)
         clock.lap("judge")

@@ -27,7 +27,11 @@ public struct HistoryPolicy: LedgerPolicy {
                 failure(step, "its parent \(parents[0].hex) is not the previous commit \(state.previous!.hex)"))
         }
         if step.commit.time > state.now.seconds + Self.futureSkewSeconds {
-            failures.append(failure(step, "dated \(step.commit.time), after the verification time \(state.now)"))
+            failures.append(
+                failure(
+                    step,
+                    "dated \(Instant(seconds: step.commit.time).rfc3339), more than \(Self.futureSkewSeconds) s after "
+                        + "the verification time \(state.now.rfc3339): no honest writer can have made it yet"))
         }
         return failures
     }

@@ -9,6 +9,9 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
         case integrity
         /// The history is authentic and shows the vendor broke the rules. `VERIFIED WITH FINDINGS`.
         case conduct
+        /// The history is authentic, but not (yet) cosigned by the witnesses the auditor requires
+        /// (`verify --witness … --quorum K`). `VERIFIED, NOT WITNESSED`.
+        case witness
     }
 
     /// For a conduct finding about a write: which entry, when, what was written and what the rules gave.

@@ -23,9 +23,12 @@ public struct VerificationReport {
     public var isAuthentic: Bool { !failures.contains { $0.kind == .integrity } }
     /// No conduct findings: every write is one the rules authorize.
     public var isCompliant: Bool { !failures.contains { $0.kind == .conduct } }
-    /// Authentic and compliant.
+    /// No witness findings: the witness quorum the auditor asked for (if any) cosigned the tip's checkpoint.
+    public var isWitnessed: Bool { !failures.contains { $0.kind == .witness } }
+    /// Authentic, compliant and witnessed as asked.
     public var isVerified: Bool { failures.isEmpty }
     public var conductFindings: [PolicyFailure] { failures.filter { $0.kind == .conduct } }
+    public var witnessFindings: [PolicyFailure] { failures.filter { $0.kind == .witness } }
 
     init(summary: VerificationSummary, failures: [PolicyFailure], history: VerifiedHistory? = nil) {
         self.summary = summary

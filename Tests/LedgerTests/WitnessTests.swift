@@ -73,9 +73,20 @@ struct WitnessTests {
         // Before the vendor stores them, verify --witness says exactly what is missing.
         let required = ["--witness", auditor.vkey, "--witness", ngo.vkey, "--trust", Self.trust(scenario)]
         let missing = CLI.run(["verify", scenario.ledger] + required)
-        #expect(missing.status == 1)
+        #expect(missing.status == 3)
         #expect(missing.stdout.contains("0 of the 2 witness cosignatures required"))
         #expect(missing.stdout.contains("auditor.example: no cosignature in the ledger"))
+        // The history is authentic, only not (yet) witnessed: a place of its own, never an integrity finding.
+        #expect(missing.stdout.hasPrefix("VERIFIED, NOT WITNESSED"), "\(missing.stdout)")
+        #expect(!missing.stdout.contains("integrity findings"))
+        #expect(missing.stdout.contains("witness findings"))
+        let missingJSON = CLI.run(["verify", scenario.ledger, "--json"] + required)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(missingJSON.stdout.utf8)) as? [String: Any])
+        #expect(report["authentic"] as? Bool == true)
+        #expect(report["witnessed"] as? Bool == false)
+        #expect(report["verified"] as? Bool == false)
+        #expect((report["findings"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["witness"])
         // The vendor stores both; the log does not change, so they cover the tip.
         let stored = CLI.run([
             "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now, first.note,
@@ -85,23 +96,24 @@ struct WitnessTests {
         #expect(stored.stdout.contains(#""cosignatures":2"#))
         let verified = CLI.run(["verify", scenario.ledger, "--json"] + required)
         #expect(verified.status == 0, "\(verified.stdout)")
+        #expect(verified.stdout.contains(#""witnessed":true"#))
         // One witness of two is enough with --quorum 1; a stale cosignature does not count.
         #expect(CLI.run(["verify", scenario.ledger, "--quorum", "1"] + required).status == 0)
         let stale = CLI.run(
             ["verify", scenario.ledger, "--max-age", "P1D", "--at", "2027-06-01T00:00:00Z"] + required)
-        #expect(stale.status == 1)
+        #expect(stale.status == 3)
         #expect(stale.stdout.contains("older than 86400 s"))
         // An unknown witness key finds no cosignature.
         var stranger = Self.witness("stranger.example", seed: "23", scenario)
         _ = stranger.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
         let unknown = CLI.run(
             ["verify", scenario.ledger, "--witness", stranger.vkey, "--trust", Self.trust(scenario)])
-        #expect(unknown.status == 1)
+        #expect(unknown.status == 3)
         #expect(unknown.stdout.contains("stranger.example: no cosignature in the ledger"))
         // After a new batch the stored cosignatures cover an older checkpoint: not the tip's.
         scenario.append([scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: Self.now)
         let behind = CLI.run(["verify", scenario.ledger] + required)
-        #expect(behind.status == 1)
+        #expect(behind.status == 3)
         #expect(behind.stdout.contains("cosigned an older checkpoint"))
     }
 

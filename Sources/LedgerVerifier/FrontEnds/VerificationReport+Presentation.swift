@@ -3,10 +3,12 @@ import LedgerStore
 
 /// What `verify` prints: the `--json` shape and the human report, in the library where tests call them.
 extension VerificationReport {
-    /// The `--json` shape: {verified, authentic, compliant, summary, findings, evidence, stateFolder}.
+    /// The `--json` shape: {verified, authentic, compliant, witnessed, summary, findings, evidence, stateFolder}.
+    /// `witnessed` is false only when `--witness` asked for a quorum the tip's checkpoint does not have.
     public var json: JSONObject {
         var object = JSONObject([
             ("verified", .bool(isVerified)), ("authentic", .bool(isAuthentic)), ("compliant", .bool(isCompliant)),
+            ("witnessed", .bool(isWitnessed)),
             ("summary", .object(summary.json)), ("findings", .array(failures.map { .object($0.json) })),
             ("evidence", .array(evidence.map { .string($0) })),
         ])
@@ -21,11 +23,17 @@ extension VerificationReport {
         let summary = report.summary
         let integrity = report.failures.filter { $0.kind == .integrity }
         let conduct = report.conductFindings
+        let witness = report.witnessFindings
         var lines: [String] = []
         let id = summary.ledgerId ?? ""
         if !report.isAuthentic {
             let also = conduct.isEmpty ? "" : ", \(conduct.count) conduct finding(s)"
             lines.append("REJECTED \(id) — \(integrity.count) integrity finding(s)\(also)")
+        } else if !report.isWitnessed {
+            let also = conduct.isEmpty ? "" : ", and \(conduct.count) conduct finding(s)"
+            lines.append(
+                "VERIFIED, NOT WITNESSED \(id) — authentic, but the witness quorum asked for has not cosigned the tip\(also)"
+            )
         } else if !report.isCompliant {
             lines.append(
                 "VERIFIED WITH FINDINGS \(id) — authentic, but \(conduct.count) conduct finding(s): the vendor broke the rules"
@@ -77,6 +85,10 @@ extension VerificationReport {
         if !conduct.isEmpty {
             lines.append("conduct findings (the history is authentic; the vendor broke the rules):")
             lines += Self.capped(conduct, perPolicy: findingsPerPolicy)
+        }
+        if !witness.isEmpty {
+            lines.append("witness findings (the history is authentic; it is not (yet) witnessed as required):")
+            lines += Self.capped(witness, perPolicy: findingsPerPolicy)
         }
         if !report.evidence.isEmpty {
             lines.append("evidence (checkable with stock git and ssh-keygen):")

@@ -117,7 +117,7 @@ public enum Witness {
         guard valid.count < quorum else { return [] }
         return [
             PolicyFailure(
-                policy: "WitnessQuorum", commit: tip,
+                policy: "WitnessQuorum", kind: .witness, commit: tip,
                 reason: "\(valid.count) of the \(quorum) witness cosignatures required on the tip's checkpoint"
                     + (valid.isEmpty ? "" : " (valid: \(valid.joined(separator: ", ")))") + "; "
                     + missing.joined(separator: "; "))

@@ -7,6 +7,8 @@ struct ExitCode: Equatable, Error {
     static let rejected = ExitCode(rawValue: 1)
     /// Authentic, but the history shows the vendor broke the rules (conduct findings): `verify`.
     static let findings = ExitCode(rawValue: 2)
+    /// Authentic, but the witness quorum `verify --witness` asked for has not cosigned the tip's checkpoint.
+    static let notWitnessed = ExitCode(rawValue: 3)
     /// EX_USAGE: bad arguments.
     static let usage = ExitCode(rawValue: 64)
     /// EX_DATAERR: input data that cannot be read or parsed, or a batch that is refused.

@@ -27,8 +27,11 @@ extension OnymLedger {
                 Findings are integrity findings (the history is not what the key holders published: REJECTED) or
                 conduct findings (the history is authentic and shows the vendor breaking the rules: VERIFIED WITH
                 FINDINGS). At most 5 findings of one policy are printed; --json lists all.
-                Exit codes: 0 verified, 2 verified with conduct findings, 1 rejected, 64 usage or a refused
-                request, 65 unreadable input, 70 internal error.
+                Witness findings (--witness, --quorum) say the history is authentic but not (yet) cosigned by the
+                witnesses required: VERIFIED, NOT WITNESSED, "witnessed": false.
+                Exit codes: 0 verified, 1 rejected, 2 verified with conduct findings, 3 authentic but not witnessed
+                as required (before 2: witnessing is asked for), 64 usage or a refused request, 65 unreadable
+                input, 70 internal error.
                 """,
             options: AuditOptions.help + [
                 OptionHelp(
@@ -114,6 +117,7 @@ extension OnymLedger {
                 Output.out(report.lines(findingsPerPolicy: Self.findingsPerPolicy).joined(separator: "\n"))
             }
             if !report.isAuthentic { return .rejected }
+            if !report.isWitnessed { return .notWitnessed }
             return report.isCompliant ? .success : .findings
         }
     }

@@ -27,6 +27,7 @@ struct AuditSession {
             (try? repository.blob(at: LedgerLayout.descriptorPath, inCommit: tip, limit: Limits.maxRecordBytes))
             .flatMap { try? LedgerDescriptor(json: try CanonicalJSON.parse($0)).ledgerId } ?? "unnamed"
         store = options.stateRoot.map { AuditorState(root: $0, ledgerId: ledgerId, firstCommit: firstCommit) }
+        store?.adoptLegacyFolder()
         do {
             remembered = try store?.load()
         } catch {
@@ -162,24 +163,37 @@ struct AuditSession {
     // MARK: - --since
 
     /// `--since C` is honoured only from a commit the remembered state holds (C is the remembered tip
-    /// or an ancestor of it), or one whose `keys/allowed_signers` the given root of trust admits.
+    /// or an ancestor of it: verified before), or one the given root of trust vouches for: C itself carries a
+    /// valid signature by a key the root admits, and that key is on C's `keys/allowed_signers` (docs/VERIFY.md,
+    /// rule 2). An unsigned commit, or one signed by another key, vouches for nothing — whatever its
+    /// allowed signers say.
     func admitSince(_ since: ObjectID) throws(Verifier.InputError) {
         if let checkpoint = rememberedCheckpoint, (try? repository.isDescendant(checkpoint.tip, of: since)) == true {
             return
         }
-        if options.trustRoot != nil,
+        if options.trustRoot != nil, let signer = validSigner(of: since), trustRoot.admits(signer),
             let bytes = try? repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: since),
             let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self)),
-            signers.keys.contains(where: trustRoot.admits)
+            signers.keys.contains(signer)
         {
             return
         }
         throw Verifier.InputError(
             kind: .refused,
             description: """
-                --since \(since.hex): the remembered state does not hold this commit and the root of trust \
-                (\(trustFingerprints.joined(separator: ","))) is not among its allowed signers; nothing was checked
+                --since \(since.hex): the remembered state does not hold this commit, and it is not signed by the \
+                root of trust (\(trustFingerprints.joined(separator: ","))) as one of its allowed signers; nothing \
+                was checked
                 """)
+    }
+
+    /// The key whose valid SSHSIG (namespace `git`) the commit carries, if exactly one well-formed one does.
+    private func validSigner(of commit: ObjectID) -> Ed25519.PublicKey? {
+        guard let raw = try? repository.rawCommit(commit, limit: CommitChain.maxCommitBytes),
+            case .signed(let text, let signedData) = CommitSignatureSplit.split(raw),
+            case .parsed(let signature, _, true) = CommitLoader.parseSignature(text, signedData: signedData)
+        else { return nil }
+        return signature.publicKey
     }
 
     // MARK: - Remembering

@@ -78,7 +78,7 @@ public struct AuditorState: Sendable {
     public let firstCommit: ObjectID
 
     /// The folder for this ledger identity.
-    public var folder: String { "\(root)/ledgers/\(Self.safeName(ledgerId))/\(firstCommit.hex)" }
+    public var folder: String { "\(root)/ledgers/\(Self.folderName(ledgerId))/\(firstCommit.hex)" }
     var statePath: String { folder + "/state.json" }
     var journalPath: String { folder + "/journal.jsonl" }
     /// The checkpoint's record index (``RecordIndex``: a sorted table and its delta), beside `state.json`.
@@ -104,11 +104,49 @@ public struct AuditorState: Sendable {
         return home + "/.local/state/onym-ledger"
     }
 
-    /// A ledger id as one path element: letters, digits, `.`, `_`, `-`; anything else becomes `_`.
-    static func safeName(_ id: String) -> String {
+    /// A ledger id as one path element, one-to-one: ASCII letters, digits, `_` and `-` stay, every other byte
+    /// of its UTF-8 is `%` and two uppercase hex digits (`onym:component:x` → `onym%3Acomponent%3Ax`). Two ids
+    /// never share a folder, so a history under a look-alike id can never pass for another's (and the
+    /// descriptor admits no look-alike ids at all: ``LedgerDescriptor/isLedgerId(_:)``).
+    static func folderName(_ id: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var name = ""
+        for byte in id.utf8 {
+            let kept =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            name += kept ? String(UnicodeScalar(byte)) : "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
+        }
+        return name.isEmpty ? "%" : name
+    }
+
+    /// The folder versions before ``folderName(_:)`` used: the first 64 characters, anything but letters,
+    /// digits, `.`, `_`, `-` replaced by `_` — which let two ids share a folder.
+    static func legacyFolderName(_ id: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         let name = String(id.prefix(64).map { allowed.contains($0) ? $0 : "_" })
         return name.isEmpty || name.hasPrefix(".") ? "_" + name : name
+    }
+
+    /// Moves this ledger id's state from the folder an earlier version named it by, when that folder exists,
+    /// the new one does not, and every history in it was remembered under exactly this id (so nothing another
+    /// id wrote there is adopted).
+    public func adoptLegacyFolder() {
+        let legacy = "\(root)/ledgers/\(Self.legacyFolderName(ledgerId))"
+        let current = "\(root)/ledgers/\(Self.folderName(ledgerId))"
+        guard legacy != current, access(current, F_OK) != 0, let directory = opendir(legacy) else { return }
+        var everyStateIsOurs = true
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard ObjectID(hexString: name) != nil else { continue }
+            let state = DurableFile.read("\(legacy)/\(name)/state.json")
+                .flatMap { try? CanonicalJSON.parse($0, limits: .localState) }
+            if state?["ledgerId"]?.stringValue != ledgerId { everyStateIsOurs = false }
+        }
+        closedir(directory)
+        if everyStateIsOurs { rename(legacy, current) }
     }
 
     // MARK: - Reading and writing
@@ -208,7 +246,7 @@ public struct AuditorState: Sendable {
     /// The first commits of other histories verified here under the same ledger id, with their
     /// remembered state (a history rewritten from its first commit on has another identity).
     public func otherHistories() -> [(firstCommit: ObjectID, state: AuditorState)] {
-        let parent = "\(root)/ledgers/\(Self.safeName(ledgerId))"
+        let parent = "\(root)/ledgers/\(Self.folderName(ledgerId))"
         guard let directory = opendir(parent) else { return [] }
         defer { closedir(directory) }
         var found: [(ObjectID, AuditorState)] = []

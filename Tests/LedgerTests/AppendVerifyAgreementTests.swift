@@ -45,6 +45,8 @@ struct AppendVerifyAgreementTests {
         "swapped log entries": "rewrites published entries",
         "entry hash recomputed but next link broken": "rewrites a published entry",
         "oversized record": "an input over the record limit is refused unread (RecordLimitsPolicy's limit)",
+        "ledger id with a zero-width space": "the descriptor is written by init, which refuses it (InitRulesTests)",
+        "an Apple team id that is not one": "the descriptor is written by init, which refuses it (InitRulesTests)",
     ]
 
     /// The good ledger's log head (6 entries), which an export continuing it links to.

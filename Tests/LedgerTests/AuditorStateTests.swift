@@ -135,6 +135,28 @@ struct AuditorStateTests {
         #expect((json(admitted.stdout)["summary"] as? [String: Any])?["commitsChecked"] as? Int == 2)
     }
 
+    /// An unsigned base vouches for nothing, whatever allowed signers its tree lists: --since needs a base the
+    /// --trust key signed, or one the auditor's state verified before.
+    @Test func sinceRefusesABaseTheTrustDidNotSign() throws {
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+        surgeon.append(
+            [.remove(path: TamperCorpus.verdictPath(0))], message: "append: nothing to see",
+            signing: Surgeon.Signing.none)
+        let unsigned = surgeon.tip.hex
+        let signer2 = OpenSSHKey.publicKeyLine(FixtureLedger.signer2.publicKey)
+        let state = scratch.path("state")
+        let refused = verify(ledger, ["--since", unsigned, "--trust", signer2, "--state", state])
+        #expect(refused.status == 64, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stderr.contains("not signed by the root of trust"))
+        #expect(!FileManager.default.fileExists(atPath: state + "/ledgers"))  // nothing remembered as verified
+        // Signed by another allowed key than the trust: refused too (signer 2 signed main~1, not signer 1).
+        let signer1 = OpenSSHKey.publicKeyLine(FixtureLedger.signer1.publicKey)
+        let other = try Repository.open(ledger).resolveCommit("main~1").hex
+        #expect(verify(ledger, ["--since", other, "--trust", signer1, "--state", state]).status == 64)
+    }
+
     @Test func aRewriteIsReportedUntilForgottenWithEvidenceStockGitAccepts() throws {
         let scratch = ScratchDirectory()
         let ledger = TamperCorpusTests.copyOfGood(scratch)

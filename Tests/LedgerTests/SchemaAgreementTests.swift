@@ -314,7 +314,8 @@ struct SchemaAgreementTests {
     @Test func descriptorSchemaAgreesWithItsDecoder() throws {
         let scratch = ScratchDirectory()
         let good = LedgerDescriptor(
-            ledgerId: "l", interface: "onym:component:app", appleAccount: .init(teamId: "T", apps: ["a", "b"]),
+            ledgerId: "l", interface: "onym:component:app",
+            appleAccount: .init(teamId: "ONYMTEAM01", apps: ["app.onym.a", "app.onym.b"]),
             interfaceRootKey: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x0b))!.publicKey,
             authorityKeys: [
                 "onym:component:x": [
@@ -334,8 +335,25 @@ struct SchemaAgreementTests {
         broken("descriptor-duplicate-apps") {
             $0.set(
                 "appleAccount",
-                .object(JSONObject([("teamId", .string("T")), ("apps", .array([.string("a"), .string("a")]))])))
+                .object(
+                    JSONObject([
+                        ("teamId", .string("ONYMTEAM01")), ("apps", .array([.string("app.a"), .string("app.a")])),
+                    ])))
         }
+        for (name, teamId, app) in [
+            ("descriptor-team-id-short", "ONYMTEAM1", "app.onym"),
+            ("descriptor-team-id-lowercase", "onymteam01", "app.onym"),
+            ("descriptor-app-one-part", "ONYMTEAM01", "app"), ("descriptor-app-empty-part", "ONYMTEAM01", "app..onym"),
+            ("descriptor-app-underscore", "ONYMTEAM01", "app.on_ym"),
+        ] {
+            broken(name) {
+                $0.set(
+                    "appleAccount",
+                    .object(JSONObject([("teamId", .string(teamId)), ("apps", .array([.string(app)]))])))
+            }
+        }
+        broken("descriptor-ledger-id-zero-width") { $0.set("ledgerId", .string("l\u{200B}")) }
+        broken("descriptor-ledger-id-space") { $0.set("ledgerId", .string("a b")) }
         broken("descriptor-epoch-zero") {
             $0.set(
                 "interfaceKeys",

@@ -72,6 +72,13 @@ public struct LedgerDescriptor: Sendable, Equatable {
         try reader.rejectUnknownKeys(allowed: Self.fields)
         try reader.version("formatVersion", expected: Self.formatVersion)
         ledgerId = try reader.nonEmptyString("ledgerId")
+        guard Self.isLedgerId(ledgerId) else {
+            throw LedgerFormatError(
+                .invalidValue,
+                "ledgerId is 1–128 ASCII letters, digits and . _ : / -, starting with a letter or digit "
+                    + "(no look-alikes: an auditor keeps its state by this name)",
+                path: reader.fieldPath("ledgerId"))
+        }
         interface = try reader.componentId("interface")
         profile = reader.has("profile") ? try reader.contentAddress("profile") : nil
         if let account = try reader.optionalObject("appleAccount") {
@@ -82,7 +89,20 @@ public struct LedgerDescriptor: Sendable, Equatable {
                     .invalidValue, "apps lists each app sharing the bits once, at least one",
                     path: account.fieldPath("apps"))
             }
-            appleAccount = AppleAccount(teamId: try account.nonEmptyString("teamId"), apps: apps)
+            let teamId = try account.nonEmptyString("teamId")
+            guard Self.isAppleTeamId(teamId) else {
+                throw LedgerFormatError(
+                    .invalidValue, "teamId is an Apple team id: 10 capital letters or digits",
+                    path: account.fieldPath("teamId"))
+            }
+            for (index, app) in apps.enumerated() where !Self.isBundleIdentifier(app) {
+                throw LedgerFormatError(
+                    .invalidValue,
+                    "a bundle identifier is two or more dot-separated parts of ASCII letters, digits and hyphens, "
+                        + "at most 155 characters",
+                    path: "\(account.fieldPath("apps"))[\(index)]")
+            }
+            appleAccount = AppleAccount(teamId: teamId, apps: apps)
         } else {
             appleAccount = nil
         }
@@ -123,6 +143,39 @@ public struct LedgerDescriptor: Sendable, Equatable {
         } else {
             log = nil
         }
+    }
+
+    /// A ledger id: 1–128 characters, ASCII letters, digits and `. _ : / -`, the first a letter or digit.
+    /// Auditors key their state by it and compare it across histories (docs/VERIFY.md, "The auditor's
+    /// state"), so it admits no look-alikes — no zero-width or other invisible characters, no homoglyphs
+    /// from other scripts, no spaces.
+    public static func isLedgerId(_ text: String) -> Bool {
+        let punctuation: Set<UInt8> = Set(Array("._:/-".utf8))
+        let bytes = Array(text.utf8)
+        guard (1...128).contains(bytes.count), let first = bytes.first, Self.isAlphanumeric(first) else {
+            return false
+        }
+        return bytes.allSatisfy { Self.isAlphanumeric($0) || punctuation.contains($0) }
+    }
+
+    /// An Apple developer team id: 10 characters, capital letters and digits (profile §1: the team whose
+    /// DeviceCheck bits the ledger accounts for).
+    public static func isAppleTeamId(_ text: String) -> Bool {
+        text.utf8.count == 10 && text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+    }
+
+    /// A bundle identifier: at least two dot-separated parts of ASCII letters, digits and hyphens, at most 155
+    /// characters (Apple's CFBundleIdentifier alphabet).
+    public static func isBundleIdentifier(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return text.utf8.count <= 155 && parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { Self.isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+            }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// An origin a log key may sign under: a note key name that cannot begin an SSHSIG signed blob (the

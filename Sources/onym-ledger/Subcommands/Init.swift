@@ -76,17 +76,22 @@ extension OnymLedger {
             }
             at = try CommonOptions.batchTime(&arguments)
             let ledgerId = try arguments.option("--ledger-id") ?? interface
+            guard LedgerDescriptor.isLedgerId(ledgerId) else {
+                throw .usage(
+                    "--ledger-id must be 1–128 ASCII letters, digits and . _ : / -, starting with a letter or digit; "
+                        + "got '\(ledgerId)'")
+            }
             let teamId = try arguments.option("--team-id")
             let apps = try arguments.options("--app")
             guard (teamId == nil) == apps.isEmpty else {
                 throw .usage("--team-id and --app go together: the account scope is a team and every app in it")
             }
-            if let teamId, !Self.isAppleTeamId(teamId) {
+            if let teamId, !LedgerDescriptor.isAppleTeamId(teamId) {
                 throw .usage(
                     "--team-id must be an Apple team id: 10 capital letters or digits, such as ONYMTEAM01; got '\(teamId)'"
                 )
             }
-            for app in apps where !Self.isBundleIdentifier(app) {
+            for app in apps where !LedgerDescriptor.isBundleIdentifier(app) {
                 throw .usage("--app must be a bundle identifier such as app.onym.chat; got '\(app)'")
             }
             var root: Ed25519.PublicKey?
@@ -152,20 +157,6 @@ extension OnymLedger {
             } catch {
                 throw .usage("--interface-key \(text): \(error.reason)")
             }
-        }
-
-        /// Apple developer team ids are 10 characters, capital letters and digits.
-        static func isAppleTeamId(_ text: String) -> Bool {
-            text.count == 10 && text.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-        }
-
-        /// A bundle identifier: at least two dot-separated parts of letters, digits and hyphens, at most 155.
-        static func isBundleIdentifier(_ text: String) -> Bool {
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            return text.count <= 155 && parts.count >= 2
-                && parts.allSatisfy { part in
-                    !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-                }
         }
 
         func run() throws(CLIError) -> ExitCode {

@@ -17,7 +17,8 @@ enum ConformanceSuite {
     /// Files in a ledger's git directory that are a writer's or an auditor's local state, not the ledger.
     static let localState = [
         "onym-ledger-writer-state.json", "onym-ledger-writer-replay.state", "onym-ledger-writer-index",
-        "onym-ledger-writer.lock",
+        "onym-ledger-writer-bindings.table", "onym-ledger-writer-bindings.table.delta",
+        "onym-ledger-writer-records.table", "onym-ledger-writer-records.table.delta", "onym-ledger-writer.lock",
         "onym-ledger-repacked-bytes", "onym-ledger",
     ]
 

@@ -409,6 +409,27 @@ enum TamperCorpus {
         Attack(name: "first commit without a descriptor", policy: "DescriptorPolicy") { s in
             s.rewrite(from: 0, edits: from(0, [.remove(path: LedgerLayout.descriptorPath)]))
         },
+        // A history rewritten from its root under a look-alike of its ledger id would be kept apart from the
+        // one auditors verified, so the descriptor admits no look-alike ids.
+        Attack(
+            name: "ledger id with a zero-width space", policy: "RecordSchemaPolicy",
+            conformance: "DescriptorLedgerIdLookAlike"
+        ) { s in
+            var object = s.json(LedgerLayout.descriptorPath)
+            object.set("ledgerId", .string("fixture\u{200B}-ledger"))
+            s.rewrite(
+                from: 0, edits: from(0, [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(object), mode: mode)]))
+        },
+        Attack(name: "an Apple team id that is not one", policy: "RecordSchemaPolicy", conformance: "DescriptorTeamId")
+        {
+            s in
+            var object = s.json(LedgerLayout.descriptorPath)
+            object.set(
+                "appleAccount",
+                .object(JSONObject([("apps", .array([.string("app.onym.ios")])), ("teamId", .string("team 1"))])))
+            s.rewrite(
+                from: 0, edits: from(0, [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(object), mode: mode)]))
+        },
         Attack(name: "record modified by a later commit", policy: "AppendOnlyPolicy") { s in
             var object = s.json(mandatePath(0))
             object.set("deviceBinding", .string("enrollment:elsewhere"))

@@ -15,12 +15,12 @@ public enum PublicReport {
         public let files: Int
         public let bytes: Int
         public let bindings: Int
-        public let conductFindings: Int
+        public let conductFindingCount: Int
 
         public var json: JSONObject {
             JSONObject([
                 ("folder", .string(folder)), ("files", .integer(Int64(files))), ("bytes", .integer(Int64(bytes))),
-                ("bindings", .integer(Int64(bindings))), ("conductFindings", .integer(Int64(conductFindings))),
+                ("bindings", .integer(Int64(bindings))), ("conductFindingCount", .integer(Int64(conductFindingCount))),
             ])
         }
     }
@@ -65,6 +65,6 @@ public enum PublicReport {
         }
         return Written(
             folder: site.folder, files: site.files, bytes: site.bytes, bindings: model.stories.count,
-            conductFindings: ledger.conductFindings.count)
+            conductFindingCount: ledger.conductFindings.count)
     }
 }

@@ -10,69 +10,39 @@ public enum DurableFile {
         public let path: String
         public let operation: String
         public let errno: Int32
-        public var description: String { "\(path): \(operation) failed: \(String(cString: strerror(errno)))" }
+        /// Why the file was refused rather than failed (a symbolic link, a FIFO, a size over the limit): the
+        /// message, instead of the system error's.
+        public var refusal: String? = nil
+
+        public var description: String {
+            if let refusal { return "\(path): \(refusal)" }
+            return "\(path): \(operation) failed: \(String(cString: strerror(errno)))"
+        }
+
+        /// A file or folder refused for what it is: "`path` is a symbolic link, not a regular file; refused".
+        static func refusing(_ path: String, kind: String, expected: String) -> WriteError {
+            WriteError(
+                path: path, operation: "open", errno: ELOOP,
+                refusal: "is \(kind), not \(expected); refused (nothing is read or written through it)")
+        }
     }
 
     /// Writes `bytes` to `path` with `mode`; with `exclusive`, refuses to replace an existing file.
     /// Without `durable` (a cache that is rebuilt when lost), the fsyncs are skipped: the rename still
-    /// leaves the old file or the new one, but a power cut may lose the new one.
+    /// leaves the old file or the new one, but a power cut may lose the new one. The temporary file is
+    /// created exclusively under a random name in `path`'s folder (``OpenFolder/write(_:to:mode:exclusive:durable:)``).
     public static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true
     ) throws(WriteError) {
-        if exclusive, access(path, F_OK) == 0 {
-            throw WriteError(path: path, operation: "create (file exists)", errno: EEXIST)
+        let slash = path.lastIndex(of: "/")
+        let parent = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let folder = try OpenFolder.open(parent) else {
+            throw WriteError(path: path, operation: "open folder", errno: ENOENT)
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw WriteError(path: path, operation: "open", errno: errno) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let saved = errno
-                close(fd)
-                unlink(temporary)
-                throw WriteError(path: path, operation: "write", errno: saved)
-            }
-            written += result
-        }
-        guard !durable || fsync(fd) == 0 else {
-            let saved = errno
-            close(fd)
-            unlink(temporary)
-            throw WriteError(path: path, operation: "fsync", errno: saved)
-        }
-        close(fd)
-        if exclusive {
-            // link(2) fails if the target appeared meanwhile: no silent replace.
-            guard link(temporary, path) == 0 else {
-                let saved = errno
-                unlink(temporary)
-                throw WriteError(path: path, operation: "create", errno: saved)
-            }
-            unlink(temporary)
-        } else {
-            guard rename(temporary, path) == 0 else {
-                let saved = errno
-                unlink(temporary)
-                throw WriteError(path: path, operation: "rename", errno: saved)
-            }
-        }
-        if durable { syncDirectory(of: path) }
+        try folder.write(bytes, to: name, mode: mode, exclusive: exclusive, durable: durable)
     }
 
-    private static func syncDirectory(of path: String) {
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
-    }
-
-    /// A whole file's bytes, or nil when it cannot be opened.
     /// Creates `path` and every missing folder above it (`mkdir -p`).
     public static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(WriteError) {
         var current = path.hasPrefix("/") ? "" : "."
@@ -84,13 +54,20 @@ public enum DurableFile {
         }
     }
 
+    /// A whole regular file's bytes, or nil when it cannot be opened or is not a regular file: opened with
+    /// `O_NONBLOCK` and checked with `fstat` first, so a FIFO or a device where a file should be is never
+    /// waited on or read.
     public static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
+        let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = fread(&chunk, 1, chunk.count, file)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             bytes += chunk[..<count]
         }

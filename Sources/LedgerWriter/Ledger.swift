@@ -352,12 +352,24 @@ public enum Ledger {
     }
 
     /// The git directory of the repository at `path` (where the writer lock lives).
+    /// The git directory of the ledger at `path`, refusing a repository with a work tree before anything is
+    /// written — the writer lock included (docs/DECISIONS.md "Bare repositories only": commits go through the
+    /// object database, so a work tree would go stale after the first write).
     private static func gitDirectory(_ path: String) throws(AppendError) -> String {
+        let repository: Repository
         do {
-            return try Repository.open(path).gitDirectory
+            repository = try Repository.open(path)
         } catch {
             throw AppendError.git(error, source: path)
         }
+        guard repository.isBare else {
+            throw AppendError(
+                source: path, rule: "ledger.bare",
+                reason: "a repository with a work tree, not a ledger: a ledger is a bare repository (docs/DECISIONS.md "
+                    + "\"Bare repositories only\"); append to the bare ledger this was cloned from; nothing was written"
+            )
+        }
+        return repository.gitDirectory
     }
 
     private static func isLostRace(_ error: GitError) -> Bool {

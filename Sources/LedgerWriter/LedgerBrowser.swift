@@ -1,5 +1,6 @@
 public import LedgerFormat
 public import LedgerStore
+import LedgerVerifier
 
 /// Read-only browsing of a ledger's batches, records and write entries (`log`, `show`).
 /// Nothing here verifies: it shows what the repository holds (`verify` judges it).
@@ -35,6 +36,28 @@ public enum LedgerBrowser {
 
     public struct BrowseError: Error, CustomStringConvertible, Sendable {
         public let description: String
+        /// The reference itself is refused — malformed, or ambiguous (it names more than one thing) — rather
+        /// than the ledger lacking or failing to read what it names: the CLI's exit 64, not 65.
+        public var isRefusedReference = false
+    }
+
+    /// One thing a reference names: its kind (a stored kind's name, `manifest-signature`, `commit` or
+    /// `log`) and where it is (a path in the tip's tree, or a commit).
+    public struct Match: Sendable {
+        public enum Target: Sendable {
+            case file(String)
+            case commit(ObjectID)
+        }
+        public let kind: String
+        public let target: Target
+
+        /// `verdict  batches/…/verdicts/3/3f2a….json`, `commit  9c1e…`: one line of an ambiguity's list.
+        public var line: String {
+            switch target {
+            case .file(let path): "\(kind.padded(to: 19)) \(path)"
+            case .commit(let id): "\(kind.padded(to: 19)) \(id.hex)"
+            }
+        }
     }
 
     /// Every batch, newest first.
@@ -50,49 +73,44 @@ public enum LedgerBrowser {
         }
     }
 
-    /// `ref`: a commit id or prefix; a record's 64-hex content address or a unique prefix of at least 8
-    /// hex digits (as gate and verify print them); `log:N` (or `N`) for write entry N; or a path in the
-    /// tip's tree.
+    /// What `ref` (``LedgerReference``) names in the ledger at `path`'s tip: exactly one thing, or an error —
+    /// a reference that names several is refused with each candidate's kind and path listed.
     public static func show(_ path: String, ref: String) throws(BrowseError) -> Shown {
+        let reference: LedgerReference
+        do {
+            reference = try LedgerReference.parse(ref)
+        } catch {
+            throw BrowseError(description: error.description, isRefusedReference: true)
+        }
         do {
             let repository = try Repository.open(path)
             guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw BrowseError(description: "\(path): the ledger has no commits")
             }
-            var sequenceText = ref
-            if sequenceText.hasPrefix("log:") { sequenceText = String(sequenceText.dropFirst(4)) }
-            if let sequence = Int64(sequenceText), sequence >= 1, sequence < 10_000_000_000_000_000 {
-                let entryPath = LedgerLayout.logEntryPath(sequence)
-                guard let bytes = try repository.blob(at: entryPath, inCommit: tip) else {
-                    throw BrowseError(description: "write-log entry \(sequence) is not in the ledger")
-                }
-                return .file(path: entryPath, bytes: bytes)
+            if case .bare(let name) = reference, let bytes = try repository.blob(at: name, inCommit: tip) {
+                return .file(path: name, bytes: bytes)
             }
-            if ContentAddress(hex: ref) != nil,
-                let recordPath = try recordPaths(startingWith: ref, at: tip, in: repository).first,
-                let bytes = try repository.blob(at: recordPath, inCommit: tip)
-            {
-                return .file(path: recordPath, bytes: bytes)
-            }
-            if let bytes = try repository.blob(at: ref, inCommit: tip) {
-                return .file(path: ref, bytes: bytes)
-            }
-            let records = try recordPaths(startingWith: ref, at: tip, in: repository)
-            let commit = try? repository.resolveCommit(ref)
-            if records.count + (commit == nil ? 0 : 1) > 1 {
-                let names = records + (commit.map { ["commit \($0.hex)"] } ?? [])
+            let matches = try self.matches(reference, at: tip, in: repository)
+            guard let match = matches.first else {
                 throw BrowseError(
-                    description:
-                        "\(ref) is ambiguous: \(names.count) matches (\(names.prefix(5).joined(separator: ", "))); give more digits"
-                )
+                    description: "\(ref): nothing in the ledger by that name (\(LedgerReference.grammar))")
             }
-            if let recordPath = records.first, let bytes = try repository.blob(at: recordPath, inCommit: tip) {
-                return .file(path: recordPath, bytes: bytes)
+            guard matches.count == 1 else {
+                throw BrowseError(
+                    description: "\(ref) is ambiguous: it names \(matches.count) things; give more digits or "
+                        + "choose with KIND:HEX\n"
+                        + matches.map { "  \($0.line)" }.joined(separator: "\n"),
+                    isRefusedReference: true)
             }
-            if let commit {
-                return .batch(try batch(commit, in: repository))
+            switch match.target {
+            case .commit(let id):
+                return .batch(try batch(id, in: repository))
+            case .file(let file):
+                guard let bytes = try repository.blob(at: file, inCommit: tip) else {
+                    throw BrowseError(description: "\(file) is listed in the tip's tree but cannot be read")
+                }
+                return .file(path: file, bytes: bytes)
             }
-            throw BrowseError(description: "\(ref): no commit, record, write entry or path by that name")
         } catch let error as BrowseError {
             throw error
         } catch {
@@ -100,17 +118,59 @@ public enum LedgerBrowser {
         }
     }
 
-    /// The record paths whose content address starts with `prefix` (8–64 lowercase hex digits), in batch
-    /// order: the batch folders are listed (format version 2 names records by batch), contents unread.
-    private static func recordPaths(startingWith prefix: String, at tip: ObjectID, in repository: Repository)
-        throws(GitError) -> [String]
+    /// Everything `reference` can name at `tip`, without reading any record.
+    private static func matches(_ reference: LedgerReference, at tip: ObjectID, in repository: Repository)
+        throws(GitError) -> [Match]
     {
-        let hex = Set("0123456789abcdef")
-        guard (8...64).contains(prefix.count), prefix.allSatisfy(hex.contains) else { return [] }
-        return try repository.batchFiles(inCommit: tip).compactMap { file in
+        switch reference {
+        case .logEntry(let sequence):
+            return try logEntry(sequence, at: tip, in: repository).map { [$0] } ?? []
+        case .commit(let revision):
+            return (try? repository.resolveCommit(revision)).map { [Match(kind: "commit", target: .commit($0))] } ?? []
+        case .record(let kind, let prefix):
+            return try records(startingWith: prefix, at: tip, in: repository) { $0 == kind }
+        case .bare(let name):
+            var found: [Match] = []
+            if let sequence = LedgerReference.sequence(name),
+                let entry = try logEntry(sequence, at: tip, in: repository)
+            {
+                found.append(entry)
+            }
+            if let prefix = LedgerReference.hexPrefix(name) {
+                // Only records named by their own content address: a receipt's name is its verdict's.
+                found += try records(startingWith: prefix, at: tip, in: repository) { kind in
+                    StoredRecords.kinds.contains { $0.kindName == kind && $0.isNamedByItsOwnContent }
+                }
+            }
+            if let commit = try? repository.resolveCommit(name) {
+                found.append(Match(kind: "commit", target: .commit(commit)))
+            }
+            return found
+        }
+    }
+
+    private static func logEntry(_ sequence: Int64, at tip: ObjectID, in repository: Repository) throws(GitError)
+        -> Match?
+    {
+        let entryPath = LedgerLayout.logEntryPath(sequence)
+        guard try repository.entry(at: entryPath, inCommit: tip) != nil else { return nil }
+        return Match(kind: "log", target: .file(entryPath))
+    }
+
+    /// The record and manifest-signature files whose name starts with `prefix` and whose kind `accepts`, in
+    /// batch order: the batch folders are listed (format version 2 names records by batch), contents unread.
+    private static func records(
+        startingWith prefix: String, at tip: ObjectID, in repository: Repository, accepts: (String) -> Bool
+    ) throws(GitError) -> [Match] {
+        try repository.batchFiles(inCommit: tip).compactMap { file in
             switch file.meaning {
-            case .record(let kind, let address) where address.hex.hasPrefix(prefix):
-                LedgerLayout.recordPath(kind, address, batch: file.batch)
+            case .record(let kind, let address) where accepts(kind.kindName) && address.hex.hasPrefix(prefix):
+                Match(kind: kind.kindName, target: .file(LedgerLayout.recordPath(kind, address, batch: file.batch)))
+            case .manifestSignature(let address)
+            where accepts(LedgerReference.manifestSignatureKind) && address.hex.hasPrefix(prefix):
+                Match(
+                    kind: LedgerReference.manifestSignatureKind,
+                    target: .file(LedgerLayout.manifestSignaturePath(address, batch: file.batch)))
             default: nil
             }
         }

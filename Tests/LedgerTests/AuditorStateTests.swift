@@ -244,7 +244,7 @@ struct AuditorStateTests {
             "2026-08-10T00:00:00Z", "--json",
         ])
         #expect(gate.status == 0)
-        #expect(json(gate.stdout)["conductFindings"] as? Int == 1)
+        #expect(json(gate.stdout)["conductFindingCount"] as? Int == 1)
     }
 
     /// Repeated findings of one policy are capped on the human report with a count; --json lists all.

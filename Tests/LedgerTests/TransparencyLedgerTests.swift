@@ -157,24 +157,24 @@ struct TransparencyLedgerTests {
         #expect(second.status == 0, "\(second.stderr)")
         let previous = try #require(try CanonicalJSON.parse(Array(second.stdout.utf8))["previousSize"])
         #expect(previous != .integer(0))
-        // A tile that disagrees with the ledger: refused (exit 1), the checkpoint left as it was.
+        // A tile that disagrees with the ledger: a refused request (exit 64), the checkpoint left as it was.
         let tile = site + "/tile/0/000"
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tile)))
         bytes[0] ^= 1
         try Data(bytes).write(to: URL(fileURLWithPath: tile))
         let checkpointBefore = try String(contentsOfFile: site + "/checkpoint", encoding: .utf8)
         let refused = CLI.run(["publish", ledger, site, "--state", scratch.path("state2")])
-        #expect(refused.status == 1)
+        #expect(refused.status == 64)
         #expect(refused.stderr.contains("holds other bytes than this log's tile"))
         #expect(try String(contentsOfFile: site + "/checkpoint", encoding: .utf8) == checkpointBefore)
-        // A folder published from another ledger: refused.
+        // A folder published from another ledger: refused (64), as a request to publish there.
         let fixture = scratch.path("fixture.git")
         try FixtureLedger.build(at: fixture)
         let fixtureTrust = scratch.path("fixture.pub")
         try (OpenSSHKey.publicKeyLine(FixtureLedger.signer1.publicKey) + "\n").write(
             toFile: fixtureTrust, atomically: true, encoding: .utf8)
         let foreign = CLI.run(["publish", fixture, site, "--trust", fixtureTrust, "--state", scratch.path("state3")])
-        #expect(foreign.status == 1)
+        #expect(foreign.status == 64)
         #expect(foreign.stderr.contains("is not a checkpoint of this log"))
     }
 }

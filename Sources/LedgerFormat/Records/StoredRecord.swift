@@ -15,10 +15,15 @@ public protocol StoredRecord: Sendable {
     var storedBytes: [UInt8] { get }
     /// The content address its file is named by.
     var address: ContentAddress { get }
+    /// Whether the name is the record's own content address (docs/FORMAT.md "Paths"): true for every kind
+    /// but the receipt, which is "named by the verdict it receipts" — a bare address finds the record whose
+    /// content it addresses, never a file merely named by it (`show`, `prove`).
+    static var isNamedByItsOwnContent: Bool { get }
 }
 
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
+    public static var isNamedByItsOwnContent: Bool { true }
 
     /// Decodes the stored bytes: the strict parse and the kind's field rules.
     public init(storedBytes: [UInt8]) throws(LedgerFormatError) {
@@ -84,6 +89,7 @@ extension VerdictReceipt: CanonicalStoredRecord {
     public static let folder = "receipts"
     /// A receipt is named by the verdict it receipts: at most one per verdict, found without an index.
     public var address: ContentAddress { verdictRef }
+    public static var isNamedByItsOwnContent: Bool { false }
 }
 
 extension StatusAttempt: CanonicalStoredRecord {

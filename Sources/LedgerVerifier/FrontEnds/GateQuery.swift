@@ -37,13 +37,15 @@ public struct GateQuery: Sendable {
         public let explanation: String
         /// The identities whose mandates name the binding (more than one is shown, never silent).
         public let identities: [(user: String, acceptedAt: Instant)]
-        public let conductFindings: Int
+        /// How many conduct findings the verified ledger has (`conductFindingCount`: a count, where
+        /// `append --json`'s `conductFindings` lists the findings themselves).
+        public let conductFindingCount: Int
 
         /// The `--json` shape.
         public var json: JSONObject {
             var object = JSONObject([
                 ("result", .object(result.json)), ("explanation", .string(explanation)),
-                ("conductFindings", .integer(Int64(conductFindings))),
+                ("conductFindingCount", .integer(Int64(conductFindingCount))),
             ])
             if let binding {
                 object.set("binding", .string(binding))
@@ -98,7 +100,7 @@ public struct GateQuery: Sendable {
             Report(
                 result: result, answer: answer, binding: binding, explanation: why,
                 identities: binding.map { history.identities(onBinding: $0) } ?? [],
-                conductFindings: ledger.conductFindings.count)
+                conductFindingCount: ledger.conductFindings.count)
         }
         let binding: String
         var user: String?

@@ -50,7 +50,8 @@ public struct ReconcileQuery: Sendable {
     public struct Report: Sendable {
         public let at: Instant
         public let rows: [Row]
-        public let conductFindings: Int
+        /// How many conduct findings the verified ledger has (a count, `conductFindingCount` in JSON).
+        public let conductFindingCount: Int
 
         public var pending: [Row] { rows.filter { $0.row.write != nil } }
         public var overdue: [Row] { rows.filter { $0.row.isOverdueClear } }
@@ -60,7 +61,8 @@ public struct ReconcileQuery: Sendable {
             JSONObject([
                 ("at", .string(at.rfc3339)), ("bindings", .integer(Int64(rows.count))),
                 ("pendingWrites", .integer(Int64(pending.count))), ("overdueClears", .integer(Int64(overdue.count))),
-                ("conductFindings", .integer(Int64(conductFindings))), ("rows", .array(rows.map { .object($0.json) })),
+                ("conductFindingCount", .integer(Int64(conductFindingCount))),
+                ("rows", .array(rows.map { .object($0.json) })),
             ])
         }
 
@@ -90,7 +92,7 @@ public struct ReconcileQuery: Sendable {
                 identities: history.identities(onBinding: binding).map(\.user),
                 corrects: unauthorized[binding] ?? [])
         }
-        return Report(at: at, rows: rows, conductFindings: ledger.conductFindings.count)
+        return Report(at: at, rows: rows, conductFindingCount: ledger.conductFindings.count)
     }
 }
 

@@ -41,7 +41,10 @@ enum Examples {
             "keys rotate ledger.git --signing-key new --remove old.pub",
         ],
         "log": ["log ledger.git", "log ledger.git --json"],
-        "show": ["show ledger.git log:151", "show ledger.git <verdictRef>", "show ledger.git <commit>"],
+        "show": [
+            "show ledger.git log:151", "show ledger.git <verdictRef>", "show ledger.git receipt:<verdictRef>",
+            "show ledger.git commit:<commit>",
+        ],
         "repack": ["repack ledger.git"],
         "publish": ["publish ledger.git site/log", "publish ledger.git site/log --trust vendor-2026.pub --json"],
         "prove": [

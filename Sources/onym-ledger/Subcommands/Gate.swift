@@ -22,7 +22,7 @@ extension OnymLedger {
                 --client simulates the app (profile §5.2): with --offline it serves the answer last obtained at
                 --last-success within the P3D grace, else neverChecked / offlineGraceExpired / clockRollback.
                 The ledger is verified first (incrementally); a ledger that is not authentic is refused (exit 1); an
-                authentic ledger with conduct findings is answered, with a note on stderr ("conductFindings" in JSON).
+                authentic ledger with conduct findings is answered, with a note on stderr ("conductFindingCount" in JSON).
                 """,
             options: [
                 OptionHelp(names: "--binding B", help: "The device binding to answer for."),

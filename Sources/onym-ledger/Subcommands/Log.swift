@@ -53,9 +53,8 @@ extension OnymLedger {
             abstract: "Show one batch, record or write entry of a ledger.",
             usage: "show LEDGER REF",
             discussion: """
-                REF is a commit id (or a unique prefix), a record's content address (mandateRef, verdictRef,
-                manifest hash, …), log:N for write-log entry N, or a path in the ledger's tree. Records print
-                their stored bytes exactly.
+                \(LedgerReferenceHelp.text)
+                Records print their stored bytes exactly (the path on standard error).
                 """,
             options: [OptionHelp(names: "--json", help: "For a batch, print it as JSON.")])
 
@@ -76,7 +75,7 @@ extension OnymLedger {
             do {
                 shown = try LedgerBrowser.show(ledger, ref: ref)
             } catch {
-                throw .data(error.description)
+                throw CLIError(error)
             }
             switch shown {
             case .file(let path, let bytes):

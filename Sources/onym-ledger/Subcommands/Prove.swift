@@ -15,8 +15,9 @@ extension OnymLedger {
                        prove LEDGER --consistency OLD [NEW] [--trust KEY] [--state DIR]
                 """,
             discussion: """
-                RECORD is a record's content address (or a prefix of 8+ hex digits), log:N for write entry N, or a
-                path in the ledger. The proof (c2sp.org/tlog-proof@v1) carries the leaf statement
+                RECORD names one file of the ledger, as 'show' takes it:
+                \(LedgerReferenceHelp.text)
+                The proof (c2sp.org/tlog-proof@v1) carries the leaf statement
                 {"path","sha256"} as its extra line, the leaf index, the inclusion proof and the tip's signed
                 checkpoint; 'onym-ledger check-proof' or any tlog client checks it without the ledger.
                 --consistency OLD [NEW] proves the log at OLD (a commit, or a log size) is a prefix of the log at NEW
@@ -88,6 +89,8 @@ extension OnymLedger {
                 }
             } catch let error as CLIError {
                 throw error
+            } catch let error as LedgerBrowser.BrowseError {
+                throw CLIError(error)
             } catch {
                 throw .data("\(error)")
             }

@@ -14,9 +14,12 @@ extension OnymLedger {
                 The ledger is verified first (incrementally); only authentic history is published. DIR receives
                 checkpoint, tile/<L>/<N>[.p/<W>] and tile/entries/<N>[.p/<W>] (height 8; an entry is the leaf
                 statement {"path","sha256"} of docs/FORMAT.md), written incrementally: tiles already there are
-                kept, the checkpoint is replaced last. A DIR whose checkpoint this log does not extend (another
-                history: a split view) is refused with exit 1 and nothing is written. Any tlog client reads the
-                folder with the log's verifier key (the descriptor's "log").
+                kept, the checkpoint is replaced last. Any tlog client reads the folder with the log's verifier
+                key (the descriptor's "log").
+                Refused with exit 64, nothing written: a DIR whose checkpoint or tiles this log does not extend
+                (another log, or another history: a split view), and a DIR holding a symbolic link, FIFO or other
+                special file where publish reads or writes (DIR may be a web root others write to: nothing is
+                read or written through a link inside it, nothing waits on a FIFO; DIR itself may be a link).
                 """,
             options: AuditOptions.help + [
                 OptionHelp(names: "--json", help: "Print {previousSize, size, filesWritten, origin, key}.")
@@ -42,7 +45,7 @@ extension OnymLedger {
             do {
                 publication = try LogPublisher.publish(log, to: folder)
             } catch {
-                throw CLIError(message: error.description, exitCode: error.isInconsistent ? .rejected : .dataError)
+                throw CLIError(message: error.description, exitCode: error.isRefusedFolder ? .usage : .dataError)
             }
             if json {
                 Output.json(

@@ -20,7 +20,7 @@ extension OnymLedger {
                 """,
             options: [
                 OptionHelp(names: "--out DIR", help: "Where to write the site (required)."),
-                OptionHelp(names: "--json", help: "Print {folder, files, bytes, bindings, conductFindings}."),
+                OptionHelp(names: "--json", help: "Print {folder, files, bytes, bindings, conductFindingCount}."),
             ] + AuditOptions.help)
 
         let ledger: String

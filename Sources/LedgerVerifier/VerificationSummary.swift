@@ -30,6 +30,10 @@ public struct VerificationSummary: Sendable {
     public var sharedBindings: [String: [BindingIdentities.Identity]] = [:]
     /// The commit an incremental run started after, if any.
     public var resumedFrom: ObjectID?
+    /// True when the run started `--since` a commit without remembered totals: then ``recordsByKind``,
+    /// ``signaturesChecked`` and the time span cover only the commits checked, while ``commits``,
+    /// ``writeEntries`` and the log cover the whole history (`"countsCover": "checked range"` in JSON).
+    public var countsCoverCheckedRangeOnly = false
 
     public var json: JSONObject {
         var object = JSONObject([
@@ -55,6 +59,7 @@ public struct VerificationSummary: Sendable {
             object.set("appleAccount", .null)
         }
         if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
+        object.set("countsCover", .string(countsCoverCheckedRangeOnly ? "checked range" : "history"))
         if let transparencyLog {
             object.set(
                 "transparencyLog",

@@ -105,6 +105,7 @@ public enum Verifier {
                     return VerificationReport(summary: summary, failures: failures)
                 }
                 start = since
+                summary.countsCoverCheckedRangeOnly = true
                 failures += session.rememberedConductFindings(through: since, in: chain)
                 try state.restore(&summary, at: since, repository: repository, checkpoint: nil)
                 state.commitsSeen = chain.count(through: since) ?? state.commitsSeen

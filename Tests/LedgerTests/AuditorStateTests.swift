@@ -133,6 +133,13 @@ struct AuditorStateTests {
         let admitted = verify(ledger, ["--since", earlier, "--trust", signer2, "--state", state, "--json"])
         #expect(admitted.status == 0, "\(admitted.stdout) \(admitted.stderr)")
         #expect((json(admitted.stdout)["summary"] as? [String: Any])?["commitsChecked"] as? Int == 2)
+        // The counts that cover only the checked commits say so; the whole history's say that.
+        #expect((json(admitted.stdout)["summary"] as? [String: Any])?["countsCover"] as? String == "checked range")
+        let human = verify(ledger, ["--since", earlier, "--trust", signer2, "--state", scratch.path("other")])
+        #expect(human.stdout.contains("commits:      8 in the history; 2 checked in this run"), "\(human.stdout)")
+        #expect(human.stdout.contains("— in the checked range only"))
+        let whole = verify(ledger, ["--trust", TamperCorpusTests.trust, "--json", "--state", scratch.path("whole")])
+        #expect((json(whole.stdout)["summary"] as? [String: Any])?["countsCover"] as? String == "history")
     }
 
     /// An unsigned base vouches for nothing, whatever allowed signers its tree lists: --since needs a base the

@@ -41,18 +41,25 @@ extension VerificationReport {
         } else {
             lines.append("VERIFIED \(id)")
         }
+        // After --since, some counts cover the checked commits only: say which, line by line.
+        let rangeOnly = summary.countsCoverCheckedRangeOnly
+        let inRange = rangeOnly ? " — in the checked range only" : ""
         let incremental = summary.resumedFrom.map {
-            " (\(summary.commitsChecked) checked in this run, after \($0.short))"
+            rangeOnly
+                ? " in the history; \(summary.commitsChecked) checked in this run, after --since \($0.short)"
+                : " (\(summary.commitsChecked) checked in this run, after \($0.short))"
         }
         lines.append("  commits:      \(summary.commits)\(incremental ?? "")")
         let records = summary.recordsByKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
             separator: ", ")
-        lines.append("  records:      \(records.isEmpty ? "none" : records)")
+        lines.append("  records:      \(records.isEmpty ? "none" : records)\(inRange)")
         lines.append("  write log:    \(summary.writeEntries) entries, head \(summary.logHead)")
-        let signaturesNow = summary.resumedFrom == nil ? "" : " (\(summary.signaturesCheckedThisRun) in this run)"
-        lines.append("  signatures:   \(summary.signaturesChecked) checked\(signaturesNow)")
+        let signaturesNow =
+            rangeOnly || summary.resumedFrom == nil ? "" : " (\(summary.signaturesCheckedThisRun) in this run)"
+        lines.append("  signatures:   \(summary.signaturesChecked) checked\(signaturesNow)\(inRange)")
         if let first = summary.firstCommitTime, let last = summary.lastCommitTime {
-            lines.append("  time span:    \(Instant(seconds: first).rfc3339) … \(Instant(seconds: last).rfc3339)")
+            lines.append(
+                "  time span:    \(Instant(seconds: first).rfc3339) … \(Instant(seconds: last).rfc3339)\(inRange)")
         }
         if let tip = summary.tip { lines.append("  tip:          \(tip.hex)") }
         if let interface = summary.interface { lines.append("  interface:    \(interface)") }

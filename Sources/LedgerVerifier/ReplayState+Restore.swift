@@ -107,8 +107,11 @@ extension ReplayState {
                     manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
                 }
             }
-            let fact = VerdictFact(
-                verdict: verdict, receivedAt: receipt.receivedAt, manifest: manifests[mandate.manifestHash])
+            guard
+                let fact = executedFact(
+                    verdict, receivedAt: receipt.receivedAt, mandate: mandate, manifest: manifests[mandate.manifestHash]
+                )
+            else { continue }
             facts[fact.deviceBinding, default: []].append(fact)
         }
         return facts

@@ -80,9 +80,25 @@ public struct ReplayState: Sendable {
     /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.
     static func fact(for receiptFile: LoadedFile) -> VerdictFact? {
         guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.verdict,
-            receiptFile.checks.mandate != nil
+            let mandate = receiptFile.checks.mandate
         else { return nil }
-        return VerdictFact(verdict: verdict, receivedAt: receipt.receivedAt, manifest: receiptFile.checks.manifest)
+        return executedFact(
+            verdict, receivedAt: receipt.receivedAt, mandate: mandate, manifest: receiptFile.checks.manifest)
+    }
+
+    /// A received verdict as the replay executes it — or nil when it is not executed: its consented manifest
+    /// is not in the ledger, or it fails verdict validation at its receipt time (profile §6.1, reference §4.1).
+    /// The reference refuses such a verdict at intake and never executes it; a vendor that stored it anyway
+    /// is reported by VerdictValidationPolicy (conduct), and the bits it may have written after it are
+    /// judged by what the valid verdicts give (docs/DECISIONS.md, "Stored invalid verdicts are not executed").
+    /// The one rule the fold, its rebuild from the tree and the writer share.
+    static func executedFact(
+        _ verdict: Verdict, receivedAt: Instant, mandate: Mandate, manifest: AuthorityManifest?
+    ) -> VerdictFact? {
+        guard let manifest,
+            case .success = VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: receivedAt)
+        else { return nil }
+        return VerdictFact(verdict: verdict, receivedAt: receivedAt, manifest: manifest)
     }
 
     /// Advances past `step` (after the policies judged it): new signers, log position, bindings.

@@ -1,7 +1,8 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers`; the descriptor never
+/// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers` (and the profile object the
+/// descriptor declares, if it declares one); the descriptor never
 /// changes afterwards (there is no descriptor rotation); a signer rotation is a commit whose only change
 /// is `keys/allowed_signers` (and the `checkpoint` every commit updates), which must still list a key.
 public struct DescriptorPolicy: LedgerPolicy {
@@ -18,6 +19,21 @@ public struct DescriptorPolicy: LedgerPolicy {
             if !signerChanges.contains(where: { $0.kind == .added }) {
                 failures.append(
                     failure(step, path: LedgerLayout.allowedSignersPath, "the first commit has no allowed signers"))
+            }
+            // The profile the descriptor declares is the ledger's contract: it is stored beside it, in the first
+            // commit (docs/FORMAT.md, "Descriptor"), or nobody can read what the ledger claims to follow.
+            if let declared = state.descriptor(for: step)?.profile,
+                !step.files.contains(where: { file in
+                    if case .success(.record(let profile as EnforcementProfile)) = file.content {
+                        return profile.ref == declared
+                    }
+                    return false
+                })
+            {
+                failures.append(
+                    failure(
+                        step, path: LedgerLayout.descriptorPath,
+                        "the descriptor declares profile \(declared.hex), which the first commit does not store"))
             }
         } else {
             for change in descriptorChanges {

@@ -409,6 +409,12 @@ enum TamperCorpus {
         Attack(name: "first commit without a descriptor", policy: "DescriptorPolicy") { s in
             s.rewrite(from: 0, edits: from(0, [.remove(path: LedgerLayout.descriptorPath)]))
         },
+        Attack(
+            name: "a declared profile the first commit does not store", policy: "DescriptorPolicy",
+            conformance: "DescriptorProfileNotStored"
+        ) { s in
+            s.rewrite(from: 0, edits: from(0, [.remove(path: profilePath)]))
+        },
         // A history rewritten from its root under a look-alike of its ledger id would be kept apart from the
         // one auditors verified, so the descriptor admits no look-alike ids.
         Attack(

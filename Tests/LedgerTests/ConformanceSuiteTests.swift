@@ -59,6 +59,21 @@ struct ConformanceSuiteTests {
         #expect(Self.cases.first?.name == "good")
     }
 
+    /// The runner another implementation uses (`conformance/run`) passes onym-ledger on every case, and fails a
+    /// verifier that says "verified" to everything.
+    @Test func theRunnerScriptJudgesAVerifier() throws {
+        let scratch = ScratchDirectory()
+        let command =
+            "\"\(CLI.binary)\" verify \"$0\" --trust \"$1\" --at \"$2\" --full --json --state \"\(scratch.path("s"))-$$\""
+        let ours = runProcess("python3", [Self.root + "/run", "--json", "--", "sh", "-c", command])
+        #expect(ours.status == 0, "\(ours.stdout) \(ours.stderr)")
+        #expect(ours.stdout.contains("conformance: \(Self.cases.count) passed, 0 failed"), "\(ours.stdout)")
+        let credulous = runProcess("python3", [Self.root + "/run", "--", "true"])
+        #expect(credulous.status == 1)
+        let accepted = Self.cases.filter { $0.exit == 0 }.count
+        #expect(credulous.stdout.contains("conformance: \(accepted) passed, \(Self.cases.count - accepted) failed"))
+    }
+
     @Test(arguments: cases)
     func verifyGivesTheManifestsOutcome(_ testCase: Case) throws {
         let scratch = ScratchDirectory()

@@ -593,6 +593,32 @@ enum TamperCorpus {
     // MARK: - Verdicts and receipts
 
     static let verdictAttacks: [Attack] = [
+        // Not an attack: the reference executes a verdict when it arrives, even one signed up to 300 s ahead of
+        // the receiving clock (docs/DECISIONS.md F1), so the vendor's write at that instant is authorized.
+        Attack(
+            name: "a write at the receipt of a verdict signed 180 s later", policy: "WriteReplayPolicy",
+            conformance: "VerdictCountsFromItsReceipt", accepted: true
+        ) { s in
+            let verdict = FixtureRecords.verdict(
+                .openCase, caseId: "case-signed-ahead", mandate: mandates[2], authority: FixtureLedger.authority,
+                classId: "csam", decidedAt: "2026-08-12T02:03:30Z")
+            let ref = try! Verdict(json: verdict).ref
+            let receipt = VerdictReceipt(
+                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
+            add(
+                s,
+                [
+                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
+                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+                ])
+            appendEntries(s) { last in
+                [
+                    write(
+                        7, after: last, binding: FixtureLedger.bindings[2], by: ref.hex, caseOpen: true, banned: false,
+                        at: "2026-08-12T02:01:30Z")
+                ]
+            }
+        },
         Attack(name: "verdict signed by the wrong key", policy: "VerdictAuthorityPolicy") { s in
             let forger = FixtureAuthority(seed: FixtureSeed.repeated(0x0e))
             var object = s.json(verdictPath(1))

@@ -78,6 +78,7 @@ struct FoldScenarioGenerator {
             let classes = FoldScenario.authorities[authority]!.classes
             let caseId = "case-\(caseNumber)"
             var decided = instant(within: 6)
+            var caseDeadline: OracleInstant?  // the first opening's, to aim verdicts at
             for _ in 0..<(1 + below(4)) {
                 let disposition = ["open-case", "open-case", "ban", "dismiss"][below(4)]
                 let terms = pick(classes)
@@ -95,12 +96,15 @@ struct FoldScenarioGenerator {
                     classId: terms.classId, decided: signer.text(decided), received: style().text(received))
                 moments.append(decided)
                 if disposition == "open-case" {
-                    moments.append(decided.adding(days: OracleTime.days(terms.decisionDeadline)!))
+                    var deadline = decided.adding(days: OracleTime.days(terms.decisionDeadline)!)
                     if chance(30) {  // signed, sometimes before decidedAt (then the deadline is decidedAt)
-                        spec.deadline = style().text(
-                            decided.adding(seconds: Int64(3600 * (below(7 * 24) - 72) + (chance(50) ? 0 : below(3600))))
-                        )
+                        let signed = decided.adding(
+                            seconds: Int64(3600 * (below(7 * 24) - 72) + (chance(50) ? 0 : below(3600))))
+                        spec.deadline = style().text(signed)
+                        deadline = max(signed, decided)
                     }
+                    moments.append(deadline)
+                    caseDeadline = caseDeadline ?? deadline
                 }
                 if disposition == "ban" {
                     // The validator's tolerance: under 2 s either way (onym-wire §4.1 step 6).
@@ -122,8 +126,15 @@ struct FoldScenarioGenerator {
                     again.received = style().text(received.adding(seconds: Int64(3600 * (1 + below(48)))))
                     verdicts.append(again)
                 }
-                // The next verdict of the case: the same instant sometimes, else hours to days later.
-                decided = chance(15) ? decided : decided.adding(seconds: Int64(1800 * (1 + below(200))))
+                // The next verdict of the case: around its deadline (just late, and then often received before
+                // it), around another moment, at the same instant, or hours to days later.
+                switch below(100) {
+                case 0..<12 where caseDeadline != nil:
+                    decided = caseDeadline!.adding(seconds: pick([-1, 0, 1, 1 + Int64(below(299))]))
+                case 0..<22: decided = pick(moments).adding(seconds: pick([-1, 0, 0, 1]))
+                case 22..<35: break
+                default: decided = decided.adding(seconds: Int64(1800 * (1 + below(200))))
+                }
             }
         }
         var revocations: [FoldScenario.RevocationSpec] = []

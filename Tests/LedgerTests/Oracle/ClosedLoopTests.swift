@@ -56,7 +56,7 @@ struct ClosedLoopTests {
     }
 
     @Test func plannedWritesVerifyAndAContradictingWriteIsAFinding() throws {
-        var generator = FoldScenarioGenerator(seed: Self.seed ^ 0xC105_ED)
+        var generator = FoldScenarioGenerator(seed: Self.seed ^ 0xC105_ED, fractions: false)
         var totalWrites = 0
         for number in 0..<Self.budget {
             let scenario = generator.scenario(name: "loop-\(number)", authorities: ["A"], withRevocations: false)

@@ -1,201 +1,119 @@
-@testable import LedgerFormat
-import LedgerStore
-
-/// A second evaluator for one device binding, deliberately shaped unlike ``DeviceFold``: an event
-/// queue. It is written from the rules (onym-wire §4.2–4.3 and §9, profile §6, docs/DECISIONS.md
-/// F1–F11), not from the fold: the fold sorts each case's verdicts and settles every ban in closed
-/// form; the oracle plays the binding's time line forward — decisions, bans starting and expiring,
-/// deadlines, revocations — and keeps the marks as it goes.
+/// An independent model of the fold (docs/DECISIONS.md "The fold, rule by rule", F1–F11; docs/VERIFY.md
+/// "The replay, step by step"), written from the docs and onym-wire alone: it reads the raw bytes of each
+/// verdict, its receipt and its consented manifest (``OracleVerdict``, ``OracleReceipt``) and answers by
+/// running a discrete-event simulation of the binding's history as it is known at the asked instant —
+/// events in a priority queue, each handled by the case it touches — rather than sorting and folding.
 struct EventOracle {
+    struct Delivery {
+        var verdict: [UInt8]
+        var receipt: [UInt8]
+        var manifest: [UInt8]
+    }
+
+    /// A determined designation revocation, by its effect times (docs/DECISIONS.md "Designation
+    /// revocation": "From the effective time (once determined)").
+    struct Revocation {
+        var authority: String
+        var effective: String
+        var determined: String
+    }
+
+    /// The bits and what a write of them is logged against (F11), with the governing ban and the
+    /// verdicts that opened the open cases, so that a disagreement shows its reason.
     struct Answer: Equatable, CustomStringConvertible {
-        var bits: DeviceBits
+        var caseOpen: Bool
+        var banned: Bool
         var authorizedBy: String
-        var governingBan: ContentAddress?
-        var openedBy: [ContentAddress]
+        var governingBan: String?
+        /// Refs of the verdicts that opened the open cases, sorted.
+        var openedBy: [String]
+
+        /// `bit1 bit0`: banned, case-open (onym-wire §4.6).
+        var bits: String { "\(banned ? 1 : 0)\(caseOpen ? 1 : 0)" }
 
         var description: String {
-            "bits \(bits) by \(authorizedBy.prefix(12)) ban \(governingBan?.hex.prefix(8) ?? "-") open \(openedBy.map { $0.hex.prefix(8) })"
+            "\(bits) by \(authorizedBy) (ban \(governingBan ?? "-"), open \(openedBy.joined(separator: ",")))"
         }
     }
 
-    private enum Event {
-        case decision(Int)
-        case banStarts(Int)
-        case banExpires(Int)
-        case deadline(opener: Int)
-        case revocation(String)
+    private let known: [String: (verdict: OracleVerdict, firstReceipt: OracleInstant)]
+    private let revocations: [(authority: String, effective: OracleInstant, determined: OracleInstant)]
+    /// Each delivery's verdict ref, as this oracle computes it.
+    let refs: [String]
+    /// Every instant at which the answer can change: decisions, receipts, executions, expiries, decision
+    /// deadlines, revocations' effective and determination times.
+    let changeInstants: [OracleInstant]
 
-        /// Same-instant order: decisions, starts, expiries, deadlines, revocations (F9).
-        var rank: Int {
-            switch self {
-            case .decision: 0
-            case .banStarts: 1
-            case .banExpires: 2
-            case .deadline: 3
-            case .revocation: 4
+    init(deliveries: [Delivery], revocations: [Revocation]) throws {
+        var known: [String: (verdict: OracleVerdict, firstReceipt: OracleInstant)] = [:]
+        var refs: [String] = []
+        var instants: Set<OracleInstant> = []
+        for delivery in deliveries {
+            let verdict = try OracleVerdict(verdict: delivery.verdict, manifest: delivery.manifest)
+            let receipt = try OracleReceipt(delivery.receipt)
+            guard receipt.verdictRef == verdict.ref else {
+                throw OracleJSON.Unreadable(
+                    description: "the receipt names \(receipt.verdictRef), the verdict's bytes hash to \(verdict.ref)")
             }
+            refs.append(verdict.ref)
+            // F1: "a verdict delivered twice counts once (its first receipt)".
+            if let earlier = known[verdict.ref], earlier.firstReceipt <= receipt.receivedAt { continue }
+            known[verdict.ref] = (verdict, receipt.receivedAt)
+            instants.formUnion(
+                [verdict.decidedAt, receipt.receivedAt, verdict.executeAfter, verdict.banExpires, verdict.deadline]
+                    .compactMap { $0 })
         }
-
-        var sub: Int {
-            switch self {
-            case .decision(let i), .banStarts(let i), .banExpires(let i), .deadline(let i): i
-            case .revocation: 0
-            }
+        self.known = known
+        self.refs = refs
+        self.revocations = try revocations.map {
+            ($0.authority, try OracleTime.parse($0.effective), try OracleTime.parse($0.determined))
         }
+        for revocation in self.revocations { instants.formUnion([revocation.effective, revocation.determined]) }
+        changeInstants = instants.sorted()
     }
 
-    private struct Queued {
-        let at: Instant
-        let event: Event
-        func comesBefore(_ other: Queued) -> Bool {
-            (at, event.rank, event.sub) < (other.at, other.event.rank, other.event.sub)
-        }
+    /// What the rules give at `now`.
+    func answer(at now: OracleInstant) -> Answer { answers(at: now).answer }
+
+    /// A reading of the docs this oracle does not take, where the docs can be read two ways (reported to
+    /// the lead, to be settled in docs/DECISIONS.md).
+    struct OpenQuestion {
+        var question: String
+        /// The answer under the other reading.
+        var otherAnswer: Answer
     }
 
-    private enum Status: Equatable {
-        case untouched
-        case open(opener: Int, reopened: Bool)
-        case closed  // decided, or closed by a reopened case's deadline or a revocation
-        case defaulted  // never decided in time: nothing later in it executes
-        /// Still open at `now`, its deadline still ahead, but a verdict received already was decided after
-        /// that deadline: it and everything after it will not execute (a verdict counts from its receipt).
-        case overdue(opener: Int)
-    }
-
-    private struct CaseState {
-        var status = Status.untouched
-        var activeBan: Int?
-        /// The decision-order index of the latest dismissal decided or ban started in this case: a
-        /// ban decided before it can no longer start.
-        var latestBlocking = -1
-    }
-
-    static func answer(
-        _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect], at now: Instant
-    ) -> Answer {
-        // What the vendor knows at `now`: revocations determined and in effect; verdicts received and decided.
-        var revokedFrom: [String: Instant] = [:]
-        for revocation in revocations where revocation.determinedAt <= now && revocation.effectiveAt <= now {
-            if let earlier = revokedFrom[revocation.authority], earlier <= revocation.effectiveAt { continue }
-            revokedFrom[revocation.authority] = revocation.effectiveAt
+    /// What the rules give at `now`, and the other reading's answer where an open question decides it.
+    func answers(at now: OracleInstant) -> (answer: Answer, openQuestion: OpenQuestion?) {
+        var simulation = OracleSimulation(now: now)
+        // Revocations are known once determined; the revoked authority's verdicts decided at or after
+        // the effective time are not executed at all (F2).
+        var revokedFrom: [String: OracleInstant] = [:]
+        for revocation in revocations where revocation.determined <= now {
+            revokedFrom[revocation.authority] = min(
+                revokedFrom[revocation.authority] ?? revocation.effective, revocation.effective)
+            simulation.schedule(.revocation(authority: revocation.authority), at: revocation.effective)
         }
-        var known: [ContentAddress: VerdictFact] = [:]
-        for fact in facts {
-            guard fact.receivedAt <= now else { continue }  // known from its receipt (F1)
-            if let from = revokedFrom[fact.authority], !(fact.decidedAt < from) { continue }
-            if let other = known[fact.ref], other.receivedAt <= fact.receivedAt { continue }
-            known[fact.ref] = fact
+        // F1: a verdict counts from its first receipt, whatever its signed `decidedAt`.
+        for (verdict, firstReceipt) in known.values where firstReceipt <= now {
+            if let from = revokedFrom[verdict.authority], verdict.decidedAt >= from { continue }
+            simulation.schedule(
+                .decision(verdict), at: verdict.decidedAt,
+                order: DecisionOrder(verdict: verdict, firstReceipt: firstReceipt))
         }
-        let verdicts = known.values.sorted { a, b in
-            let rank: (VerdictFact) -> Int = { f in
-                switch f.disposition {
-                case .openCase: 0
-                case .ban: 1
-                case .dismiss: 2
-                }
-            }
-            return (a.decidedAt, rank(a), a.receivedAt, a.ref.hex) < (b.decidedAt, rank(b), b.receivedAt, b.ref.hex)
-        }
-
-        var queue: [Queued] = []
-        func push(_ at: Instant, _ event: Event) {
-            // Received verdicts may be signed up to 300 s ahead of `now`: their decisions, and the deadlines
-            // that tell whether they came in time, still play; nothing else after `now` does.
-            switch event {
-            case .decision, .deadline: break
-            default: guard at <= now else { return }
-            }
-            let item = Queued(at: at, event: event)
-            let index = queue.firstIndex { item.comesBefore($0) } ?? queue.endIndex
-            queue.insert(item, at: index)
-        }
-        for index in verdicts.indices { push(verdicts[index].decidedAt, .decision(index)) }
-        for (authority, from) in revokedFrom { push(from, .revocation(authority)) }
-
-        func caseName(_ fact: VerdictFact) -> String { fact.authority + "\u{0}" + fact.caseId }
-        var cases: [String: CaseState] = [:]
-        var revoked: Set<String> = []
-        var label: String?
-
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            switch next.event {
-            case .decision(let index):
-                let verdict = verdicts[index]
-                var state = cases[caseName(verdict)] ?? CaseState()
-                if state.status == .defaulted { break }
-                if case .overdue = state.status { break }
-                label = verdict.ref.hex
-                switch verdict.disposition {
-                case .openCase:
-                    if case .open = state.status { break }
-                    state.status = .open(opener: index, reopened: state.status != .untouched)
-                    if let deadline = verdict.decisionDeadline { push(deadline, .deadline(opener: index)) }
-                case .dismiss:
-                    state.status = .closed
-                    state.activeBan = nil
-                    state.latestBlocking = max(state.latestBlocking, index)
-                case .ban:
-                    state.status = .closed
-                    if let executeAfter = verdict.executeAfter {
-                        push(executeAfter > verdict.decidedAt ? executeAfter : verdict.decidedAt, .banStarts(index))
-                    }
-                }
-                cases[caseName(verdict)] = state
-            case .banStarts(let index):
-                let ban = verdicts[index]
-                var state = cases[caseName(ban)]!
-                if state.latestBlocking > index { break }
-                if revoked.contains(ban.authority) && ban.externalAppellate == nil { break }
-                if let expires = ban.banExpires, expires < next.at { break }
-                state.activeBan = index
-                state.latestBlocking = index
-                cases[caseName(ban)] = state
-                label = ban.ref.hex
-                if let expires = ban.banExpires { push(expires, .banExpires(index)) }
-            case .banExpires(let index):
-                let ban = verdicts[index]
-                if cases[caseName(ban)]?.activeBan == index {
-                    cases[caseName(ban)]!.activeBan = nil
-                    label = EvaluatorRule.expiry.rawValue
-                }
-            case .deadline(let opener):
-                let name = caseName(verdicts[opener])
-                guard case .open(opener, let reopened) = cases[name]!.status else { break }
-                if next.at > now {
-                    if !reopened { cases[name]!.status = .overdue(opener: opener) }
-                    break
-                }
-                cases[name]!.status = reopened ? .closed : .defaulted
-                label = EvaluatorRule.decisionDeadlineDefault.rawValue
-            case .revocation(let authority):
-                revoked.insert(authority)
-                var changed = false
-                for (name, state) in cases where name.hasPrefix(authority + "\u{0}") {
-                    if case .open = state.status {
-                        cases[name]!.status = .closed
-                        changed = true
-                    }
-                    if let ban = state.activeBan, verdicts[ban].externalAppellate == nil {
-                        cases[name]!.activeBan = nil
-                        changed = true
-                    }
-                }
-                if changed { label = EvaluatorRule.designationRevocation.rawValue }
-            }
-        }
-
-        let bans = cases.values.compactMap(\.activeBan).sorted()
-        let openers = cases.values.compactMap { state -> Int? in
-            if case .open(let opener, _) = state.status { return opener }
-            if case .overdue(let opener) = state.status { return opener }
-            return nil
-        }.sorted()
-        let authorizedBy =
-            bans.last.map { verdicts[$0].ref.hex } ?? openers.last.map { verdicts[$0].ref.hex } ?? label
-            ?? EvaluatorRule.reconciliation.rawValue
-        return Answer(
-            bits: DeviceBits(caseOpen: !openers.isEmpty, banned: !bans.isEmpty), authorizedBy: authorizedBy,
-            governingBan: bans.last.map { verdicts[$0].ref }, openedBy: openers.map { verdicts[$0].ref })
+        simulation.run()
+        let answer = simulation.answer(lastStep: simulation.lastStep)
+        let other = simulation.answer(lastStep: simulation.lastStepIfOnlyVisibleEndsAreSteps)
+        guard other != answer else { return (answer, nil) }
+        return (
+            answer,
+            OpenQuestion(
+                question: """
+                    Is a revocation that ends only bans still waiting for their executeAfter a step? F8 says the \
+                    revocation ends them and F10 labels a revocation that "closed or ended something" (this \
+                    oracle: yes); DECISIONS also says "a revocation of an authority with nothing open" is not a \
+                    step (the other reading: no)
+                    """, otherAnswer: other)
+        )
     }
 }

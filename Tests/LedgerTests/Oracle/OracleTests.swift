@@ -4,9 +4,10 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// The fold against an independent oracle (``EventOracle``) on seeded, generated verdict histories,
-/// compared at every instant where something changes and one second either side; and the named
-/// vectors under `Vectors/fold/` (issue findings and shrunk disagreements) through both.
+/// The fold against an independent oracle (``EventOracle``, which reads the raw records with its own
+/// parsers) on seeded, generated verdict histories, compared at every instant where either side sees a
+/// change and one second either side; and the named vectors under `Vectors/fold/` (issue findings and
+/// shrunk disagreements) through both.
 ///
 /// `make test` runs a fixed seed and a small budget; `make oracle` runs a long one
 /// (`ONYM_ORACLE_SEQUENCES`, `ONYM_ORACLE_SEED`).
@@ -15,71 +16,135 @@ struct OracleTests {
     static var budget: Int { Int(ProcessInfo.processInfo.environment["ONYM_ORACLE_SEQUENCES"] ?? "") ?? 400 }
     static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["ONYM_ORACLE_SEED"] ?? "") ?? 0x0_0ED_1E5 }
 
-    /// The first instant where fold and oracle disagree, if any.
-    static func disagreement(_ scenario: FoldScenario, facts: [VerdictFact]? = nil) -> (
-        at: Instant, fold: EventOracle.Answer, oracle: EventOracle.Answer
-    )? {
-        let facts = facts ?? scenario.facts().facts
-        let effects = scenario.effects()
-        for instant in FoldScenario.instants(facts, effects) {
-            let folded = DeviceFold.evaluate(facts, revocations: effects, at: instant)
-            let fold = EventOracle.Answer(
-                bits: folded.bits, authorizedBy: folded.authorizedBy, governingBan: folded.governingBan?.ref,
-                openedBy: folded.openCases.map(\.ref))
-            let oracle = EventOracle.answer(facts, revocations: effects, at: instant)
-            if fold != oracle { return (instant, fold, oracle) }
-        }
-        return nil
+    struct Disagreement {
+        var at: OracleInstant
+        var fold: EventOracle.Answer
+        var oracle: EventOracle.Answer
+        /// Set when the fold's answer is the oracle's under a reading of the docs it does not take.
+        var openQuestion: String?
     }
 
-    /// Removes verdicts and revocations one at a time while the disagreement stays.
-    static func shrink(_ scenario: FoldScenario) -> FoldScenario {
+    struct Comparison {
+        /// The first instant where the fold's answer is not the oracle's under any reading.
+        var disagreement: Disagreement?
+        /// The first instant where the answers differ by an open question of the docs.
+        var openQuestion: Disagreement?
+        var instants = 0
+    }
+
+    /// The fold's answer at `instant`, in the oracle's terms.
+    static func fold(
+        _ facts: [VerdictFact], _ effects: [DesignationRevocation.Effect], at instant: OracleInstant
+    ) -> EventOracle.Answer {
+        let folded = DeviceFold.evaluate(facts, revocations: effects, at: instant.product)
+        return EventOracle.Answer(
+            caseOpen: folded.bits.caseOpen, banned: folded.bits.banned, authorizedBy: folded.authorizedBy,
+            governingBan: folded.governingBan?.ref.hex, openedBy: folded.openCases.map(\.ref.hex).sorted())
+    }
+
+    /// Fold and oracle at every instant where either sees a change, and one second either side. An
+    /// oracle that cannot read the records (its verdict ref differing from the product's receipt, say)
+    /// is a disagreement at the epoch.
+    static func compare(_ scenario: FoldScenario) -> Comparison {
+        let rendered = scenario.render()
+        let effects = scenario.effects()
+        let oracle: EventOracle
+        do { oracle = try scenario.oracle(rendered) } catch {
+            let unreadable = EventOracle.Answer(
+                caseOpen: false, banned: false, authorizedBy: "\(error)", governingBan: nil, openedBy: [])
+            return Comparison(
+                disagreement: Disagreement(at: OracleInstant(seconds: 0), fold: unreadable, oracle: unreadable))
+        }
+        let fromFold = FoldScenario.instants(rendered.facts, effects).map(OracleInstant.init)
+        let points = Set(
+            fromFold + oracle.changeInstants.flatMap { [$0.adding(seconds: -1), $0, $0.adding(seconds: 1)] })
+        var comparison = Comparison(instants: points.count)
+        for instant in points.sorted() {
+            let fold = Self.fold(rendered.facts, effects, at: instant)
+            let (expected, openQuestion) = oracle.answers(at: instant)
+            guard fold != expected else { continue }
+            if let openQuestion, openQuestion.otherAnswer == fold {
+                if comparison.openQuestion == nil {
+                    comparison.openQuestion = Disagreement(
+                        at: instant, fold: fold, oracle: expected, openQuestion: openQuestion.question)
+                }
+                continue
+            }
+            comparison.disagreement = Disagreement(at: instant, fold: fold, oracle: expected)
+            break
+        }
+        return comparison
+    }
+
+    /// Removes verdicts and revocations, then signed deadlines, one at a time while `keeps` holds.
+    static func shrink(_ scenario: FoldScenario, while keeps: (Comparison) -> Bool) -> FoldScenario {
         var smallest = scenario
         var progress = true
         while progress {
-            progress = false
-            for index in smallest.verdicts.indices.reversed() {
+            var candidates: [FoldScenario] = smallest.verdicts.indices.reversed().map { index in
                 var candidate = smallest
                 candidate.verdicts.remove(at: index)
-                if disagreement(candidate) != nil {
-                    smallest = candidate
-                    progress = true
-                    break
-                }
+                return candidate
             }
-            if !progress, !smallest.revocations.isEmpty {
+            candidates += smallest.revocations.indices.map { index in
                 var candidate = smallest
-                candidate.revocations.removeAll()
-                if disagreement(candidate) != nil {
-                    smallest = candidate
-                    progress = true
-                }
+                candidate.revocations.remove(at: index)
+                return candidate
+            }
+            candidates += smallest.verdicts.indices.filter { smallest.verdicts[$0].deadline != nil }.map { index in
+                var candidate = smallest
+                candidate.verdicts[index].deadline = nil
+                return candidate
+            }
+            progress = false
+            for candidate in candidates where keeps(compare(candidate)) {
+                smallest = candidate
+                progress = true
+                break
             }
         }
         return smallest
     }
 
+    /// The report of a shrunk case: what each side says, and the scenario to keep as a vector.
+    static func report(_ found: Disagreement, shrunk: FoldScenario, _ at: Disagreement) -> String {
+        """
+        fold and oracle disagree at \(found.at): fold \(found.fold), oracle \(found.oracle).
+        Minimal sequence (disagreeing at \(at.at): fold \(at.fold), oracle \(at.oracle)) — keep it as \
+        Vectors/fold/<name>.json with the checks the rules give:
+        \(shrunk)
+        """
+    }
+
     @Test func foldAgreesWithTheOracleOnGeneratedHistories() {
         var generator = FoldScenarioGenerator(seed: Self.seed)
         var instantsCompared = 0
+        var openQuestion: (FoldScenario, Disagreement)?
+        var openQuestionCount = 0
         for number in 0..<Self.budget {
             let scenario = generator.scenario(name: "seed-\(Self.seed)-\(number)")
-            let (facts, _) = scenario.facts()
-            instantsCompared += FoldScenario.instants(facts, scenario.effects()).count
-            guard let found = Self.disagreement(scenario, facts: facts) else { continue }
-            let minimal = Self.shrink(scenario)
-            let at = Self.disagreement(minimal)!
-            Issue.record(
-                """
-                fold and oracle disagree at \(found.at): fold \(found.fold), oracle \(found.oracle).
-                Minimal sequence (disagreeing at \(at.at): fold \(at.fold), oracle \(at.oracle)) — keep it as \
-                Vectors/fold/<name>.json with the checks the rules give:
-                \(minimal)
-                """)
+            let comparison = Self.compare(scenario)
+            instantsCompared += comparison.instants
+            if let found = comparison.openQuestion {
+                openQuestionCount += 1
+                if openQuestion == nil { openQuestion = (scenario, found) }
+            }
+            guard let found = comparison.disagreement else { continue }
+            let minimal = Self.shrink(scenario) { $0.disagreement != nil }
+            Issue.record(Comment(rawValue: Self.report(found, shrunk: minimal, Self.compare(minimal).disagreement!)))
             return
         }
         print("oracle: \(Self.budget) sequences, \(instantsCompared) instants compared, seed \(Self.seed)")
         #expect(instantsCompared > Self.budget)
+        if let (scenario, found) = openQuestion {
+            let minimal = Self.shrink(scenario) { $0.openQuestion != nil }
+            withKnownIssue("an open question of the docs, reported to the lead: \(found.openQuestion!)") {
+                Issue.record(
+                    Comment(
+                        rawValue: "\(openQuestionCount) of \(Self.budget) sequences differ only by it. "
+                            + Self.report(found, shrunk: minimal, Self.compare(minimal).openQuestion!)))
+            }
+        }
     }
 
     static func vectors() -> [FoldScenario] {
@@ -95,19 +160,32 @@ struct OracleTests {
     @Test(arguments: vectors().map(\.name))
     func namedVector(_ name: String) throws {
         let scenario = try #require(Self.vectors().first { $0.name == name })
-        let (facts, refs) = scenario.facts()
+        let rendered = scenario.render()
+        let oracle = try scenario.oracle(rendered)
+        let oracleRefs = Dictionary(zip(scenario.verdicts.map(\.id), oracle.refs)) { first, _ in first }
         let effects = scenario.effects()
         #expect(!scenario.checks.isEmpty)
         for check in scenario.checks {
-            let at = try #require(Instant.parse(check.at))
-            let expectedBy = refs[check.authorizedBy]?.hex ?? check.authorizedBy
-            let fold = DeviceFold.evaluate(facts, revocations: effects, at: at)
-            #expect(fold.bits.description == check.bits, "fold bits at \(check.at)")
-            #expect(fold.authorizedBy == expectedBy, "fold authorizedBy at \(check.at)")
-            let oracle = EventOracle.answer(facts, revocations: effects, at: at)
-            #expect(oracle.bits.description == check.bits, "oracle bits at \(check.at)")
-            #expect(oracle.authorizedBy == expectedBy, "oracle authorizedBy at \(check.at)")
+            let at = try OracleTime.parse(check.at)
+            let fold = Self.fold(rendered.facts, effects, at: at)
+            #expect(fold.bits == check.bits, "fold bits at \(check.at)")
+            #expect(
+                fold.authorizedBy == rendered.refs[check.authorizedBy]?.hex ?? check.authorizedBy, "fold at \(check.at)"
+            )
+            let expected = oracle.answer(at: at)
+            #expect(expected.bits == check.bits, "oracle bits at \(check.at)")
+            #expect(
+                expected.authorizedBy == oracleRefs[check.authorizedBy] ?? check.authorizedBy, "oracle at \(check.at)")
         }
-        #expect(Self.disagreement(scenario) == nil)
+        #expect(Self.compare(scenario).disagreement == nil)
+    }
+}
+
+extension OracleInstant {
+    /// The same instant as the product's type.
+    var product: Instant { Instant(seconds: numericCast(seconds), nanoseconds: numericCast(nanos)) }
+
+    init(_ instant: Instant) {
+        self.init(seconds: numericCast(instant.seconds), nanos: numericCast(instant.nanoseconds))
     }
 }

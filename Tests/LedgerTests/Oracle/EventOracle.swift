@@ -73,18 +73,7 @@ struct EventOracle {
     }
 
     /// What the rules give at `now`.
-    func answer(at now: OracleInstant) -> Answer { answers(at: now).answer }
-
-    /// A reading of the docs this oracle does not take, where the docs can be read two ways (reported to
-    /// the lead, to be settled in docs/DECISIONS.md).
-    struct OpenQuestion {
-        var question: String
-        /// The answer under the other reading.
-        var otherAnswer: Answer
-    }
-
-    /// What the rules give at `now`, and the other reading's answer where an open question decides it.
-    func answers(at now: OracleInstant) -> (answer: Answer, openQuestion: OpenQuestion?) {
+    func answer(at now: OracleInstant) -> Answer {
         var simulation = OracleSimulation(now: now)
         // Revocations are known once determined; the revoked authority's verdicts decided at or after
         // the effective time are not executed at all (F2).
@@ -102,18 +91,6 @@ struct EventOracle {
                 order: DecisionOrder(verdict: verdict, firstReceipt: firstReceipt))
         }
         simulation.run()
-        let answer = simulation.answer(lastStep: simulation.lastStep)
-        let other = simulation.answer(lastStep: simulation.lastStepIfOnlyVisibleEndsAreSteps)
-        guard other != answer else { return (answer, nil) }
-        return (
-            answer,
-            OpenQuestion(
-                question: """
-                    Is a revocation that ends only bans still waiting for their executeAfter a step? F8 says the \
-                    revocation ends them and F10 labels a revocation that "closed or ended something" (this \
-                    oracle: yes); DECISIONS also says "a revocation of an authority with nothing open" is not a \
-                    step (the other reading: no)
-                    """, otherAnswer: other)
-        )
+        return simulation.answer()
     }
 }

@@ -108,14 +108,8 @@ struct OracleSimulation {
     private var bans: [String: Ban] = [:]
     /// F11's "latest step": what the last change was logged against.
     private(set) var lastStep: String?
-    /// The same under the reading this oracle does not take: a revocation that ended only waiting bans
-    /// (nothing open, nothing in force) is no step.
-    private(set) var lastStepIfOnlyVisibleEndsAreSteps: String?
 
-    private mutating func step(_ label: String) {
-        lastStep = label
-        lastStepIfOnlyVisibleEndsAreSteps = label
-    }
+    private mutating func step(_ label: String) { lastStep = label }
 
     init(now: OracleInstant) { self.now = now }
 
@@ -245,27 +239,24 @@ struct OracleSimulation {
     }
 
     private mutating func revoke(_ authority: String) {
-        // F10: open cases close; bans end unless their manifest names an external appellate forum.
+        // F10: open cases close; bans end unless their manifest names an external appellate forum. Only closing
+        // an open case or ending a ban in force is a step: ending bans still waiting for their executeAfter
+        // changes no bit (docs/DECISIONS.md, "A revocation that ends only a pending ban is not a step").
         var closedOrEndedInForce = false
-        var endedWaiting = false
         for (caseName, state) in cases where state.isOpen && caseName.hasPrefix(authority + "\u{0}") {
             cases[caseName]!.status = .revoked
             cases[caseName]!.opener = nil
             closedOrEndedInForce = true
         }
         for (ref, ban) in bans where ban.authority == authority && ban.stage != .ended && !ban.survivingForum {
-            if ban.stage == .inForce { closedOrEndedInForce = true } else { endedWaiting = true }
+            if ban.stage == .inForce { closedOrEndedInForce = true }
             bans[ref]!.stage = .ended
         }
-        if closedOrEndedInForce {
-            step("designation-revocation")
-        } else if endedWaiting {
-            lastStep = "designation-revocation"
-        }
+        if closedOrEndedInForce { step("designation-revocation") }
     }
 
-    /// F11, with `lastStep` as the latest step.
-    func answer(lastStep: String?) -> EventOracle.Answer {
+    /// F11.
+    func answer() -> EventOracle.Answer {
         let governing = bans.values.filter { $0.stage == .inForce }.map(\.order).max()
         let openers = cases.values.filter(\.isOpen).compactMap(\.opener)
         return EventOracle.Answer(

@@ -20,15 +20,11 @@ struct OracleTests {
         var at: OracleInstant
         var fold: EventOracle.Answer
         var oracle: EventOracle.Answer
-        /// Set when the fold's answer is the oracle's under a reading of the docs it does not take.
-        var openQuestion: String?
     }
 
     struct Comparison {
-        /// The first instant where the fold's answer is not the oracle's under any reading.
+        /// The first instant where the fold's answer is not the oracle's.
         var disagreement: Disagreement?
-        /// The first instant where the answers differ by an open question of the docs.
-        var openQuestion: Disagreement?
         var instants = 0
     }
 
@@ -61,15 +57,8 @@ struct OracleTests {
         var comparison = Comparison(instants: points.count)
         for instant in points.sorted() {
             let fold = Self.fold(rendered.facts, effects, at: instant)
-            let (expected, openQuestion) = oracle.answers(at: instant)
+            let expected = oracle.answer(at: instant)
             guard fold != expected else { continue }
-            if let openQuestion, openQuestion.otherAnswer == fold {
-                if comparison.openQuestion == nil {
-                    comparison.openQuestion = Disagreement(
-                        at: instant, fold: fold, oracle: expected, openQuestion: openQuestion.question)
-                }
-                continue
-            }
             comparison.disagreement = Disagreement(at: instant, fold: fold, oracle: expected)
             break
         }
@@ -119,16 +108,10 @@ struct OracleTests {
     @Test func foldAgreesWithTheOracleOnGeneratedHistories() {
         var generator = FoldScenarioGenerator(seed: Self.seed)
         var instantsCompared = 0
-        var openQuestion: (FoldScenario, Disagreement)?
-        var openQuestionCount = 0
         for number in 0..<Self.budget {
             let scenario = generator.scenario(name: "seed-\(Self.seed)-\(number)")
             let comparison = Self.compare(scenario)
             instantsCompared += comparison.instants
-            if let found = comparison.openQuestion {
-                openQuestionCount += 1
-                if openQuestion == nil { openQuestion = (scenario, found) }
-            }
             guard let found = comparison.disagreement else { continue }
             let minimal = Self.shrink(scenario) { $0.disagreement != nil }
             Issue.record(Comment(rawValue: Self.report(found, shrunk: minimal, Self.compare(minimal).disagreement!)))
@@ -136,15 +119,6 @@ struct OracleTests {
         }
         print("oracle: \(Self.budget) sequences, \(instantsCompared) instants compared, seed \(Self.seed)")
         #expect(instantsCompared > Self.budget)
-        if let (scenario, found) = openQuestion {
-            let minimal = Self.shrink(scenario) { $0.openQuestion != nil }
-            withKnownIssue("an open question of the docs, reported to the lead: \(found.openQuestion!)") {
-                Issue.record(
-                    Comment(
-                        rawValue: "\(openQuestionCount) of \(Self.budget) sequences differ only by it. "
-                            + Self.report(found, shrunk: minimal, Self.compare(minimal).openQuestion!)))
-            }
-        }
     }
 
     static func vectors() -> [FoldScenario] {

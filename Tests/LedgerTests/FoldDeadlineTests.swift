@@ -156,4 +156,26 @@ struct FoldDeadlineTests {
         #expect(after.bits == .clear)
         #expect(after.authorizedBy == EvaluatorRule.decisionDeadlineDefault.rawValue)
     }
+
+    /// A write logged in whole seconds (as the reference logs every time) happened somewhere in its second:
+    /// a deadline default 0.221 s into it may come before or after the write, and either honest write is
+    /// explained — but not a write the rules give at no instant of that second.
+    @Test func aWholeSecondWriteIsJudgedOverItsSecond() throws {
+        let open = Self.fact(.openCase, "c9", "harassment", decided: "2026-03-16T00:00:00.221Z")
+        #expect(open.decisionDeadline == Instant.parse("2026-03-30T00:00:00.221Z"))
+        func write(_ at: String, _ by: String, caseOpen: Bool) throws -> WriteLogEntry {
+            try WriteLogEntry(
+                sequence: 1, recordedAt: at, deviceBinding: open.deviceBinding, authorizedBy: by, caseOpen: caseOpen,
+                banned: false, outcome: "ok", fieldsWritten: nil, previousHash: WriteLogEntry.genesis)
+        }
+        let cleared = try write("2026-03-30T00:00:00Z", EvaluatorRule.decisionDeadlineDefault.rawValue, caseOpen: false)
+        #expect(WriteReplay.check(cleared, facts: [open]) == nil)
+        let stillOpen = try write("2026-03-30T00:00:00Z", open.ref.hex, caseOpen: true)
+        #expect(WriteReplay.check(stillOpen, facts: [open]) == nil)
+        let aSecondLate = try write("2026-03-30T00:00:01Z", open.ref.hex, caseOpen: true)
+        #expect(WriteReplay.check(aSecondLate, facts: [open]) != nil)
+        let aSecondEarly = try write(
+            "2026-03-29T23:59:59Z", EvaluatorRule.decisionDeadlineDefault.rawValue, caseOpen: false)
+        #expect(WriteReplay.check(aSecondEarly, facts: [open]) != nil)
+    }
 }

@@ -17,10 +17,49 @@ public enum WriteReplay {
     }
 
     /// The mismatch between `entry` and the rules, or nil when the rules explain it.
+    ///
+    /// A `recordedAt` in whole seconds — as the reference emits every time (onym-wire §4.5: "nanoseconds
+    /// zeroed") — says the write happened somewhere in that second, while verdict times may carry fractions:
+    /// the write is explained when the rules give exactly its bits and `authorizedBy` at its second's start or
+    /// at any instant inside that second where their answer changes (docs/DECISIONS.md, "A write's second").
+    /// A mismatch is reported as the rules stand at the second's start.
     public static func check(
         _ entry: WriteLogEntry, facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = []
     ) -> Mismatch? {
-        let intended = DeviceFold.evaluate(facts, revocations: revocations, at: entry.recordedAt)
+        let mismatch = check(entry, at: entry.recordedAt, facts: facts, revocations: revocations)
+        guard mismatch != nil, entry.recordedAt.nanoseconds == 0 else { return mismatch }
+        for instant in changes(within: entry.recordedAt.seconds, facts: facts, revocations: revocations)
+        where check(entry, at: instant, facts: facts, revocations: revocations) == nil {
+            return nil
+        }
+        return mismatch
+    }
+
+    /// The instants strictly inside second `second` at which a fact or revocation may change the answer.
+    static func changes(within second: Int64, facts: [VerdictFact], revocations: [DesignationRevocation.Effect])
+        -> [Instant]
+    {
+        var instants: Set<Instant> = []
+        func note(_ instant: Instant?) {
+            if let instant, instant.seconds == second, instant.nanoseconds > 0 { instants.insert(instant) }
+        }
+        for fact in facts {
+            for instant in [fact.receivedAt, fact.decidedAt, fact.executeAfter, fact.banExpires, fact.decisionDeadline]
+            {
+                note(instant)
+            }
+        }
+        for revocation in revocations {
+            note(revocation.effectiveAt)
+            note(revocation.determinedAt)
+        }
+        return instants.sorted()
+    }
+
+    private static func check(
+        _ entry: WriteLogEntry, at time: Instant, facts: [VerdictFact], revocations: [DesignationRevocation.Effect]
+    ) -> Mismatch? {
+        let intended = DeviceFold.evaluate(facts, revocations: revocations, at: time)
         let requested = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
         if requested != intended.bits {
             return Mismatch(

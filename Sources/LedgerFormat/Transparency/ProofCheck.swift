@@ -41,7 +41,8 @@ public enum ProofCheck {
                 continue
             }
             if let now, let maxAge, time < now - maxAge {
-                missing.append("\(witness.name) (cosigned at \(time), older than \(maxAge) s)")
+                missing.append(
+                    "\(witness.name) (cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s)")
                 continue
             }
             cosigners.append((witness.name, time))

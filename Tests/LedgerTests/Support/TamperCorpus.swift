@@ -593,6 +593,59 @@ enum TamperCorpus {
     // MARK: - Verdicts and receipts
 
     static let verdictAttacks: [Attack] = [
+        // Not an attack: a write logged in whole seconds happened somewhere in its second, so one logged in the
+        // second a deadline default falls in (0.221 s into it) is explained (docs/DECISIONS.md, "A write's second").
+        Attack(
+            name: "a whole-second write in the second of a fractional deadline", policy: "WriteReplayPolicy",
+            conformance: "WriteJudgedOverItsSecond", accepted: true
+        ) { s in
+            let verdict = FixtureRecords.verdict(
+                .openCase, caseId: "case-fractional-deadline", mandate: mandates[2],
+                authority: FixtureLedger.authority, classId: "csam", decidedAt: "2026-08-12T02:00:20Z",
+                extra: [("decisionDeadline", .string("2026-08-12T02:01:10.221Z"))])
+            let ref = try! Verdict(json: verdict).ref
+            let receipt = VerdictReceipt(
+                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
+            add(
+                s,
+                [
+                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
+                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+                ])
+            // At 02:01:10.000 the case is still open; 0.221 s later its deadline default clears it.
+            appendEntries(s) { last in
+                [
+                    write(
+                        7, after: last, binding: FixtureLedger.bindings[2],
+                        by: EvaluatorRule.decisionDeadlineDefault.rawValue, caseOpen: false, banned: false,
+                        at: "2026-08-12T02:01:10Z")
+                ]
+            }
+        },
+        Attack(
+            name: "a write that follows a stored invalid verdict", policy: "WriteReplayPolicy", conduct: true,
+            conformance: "InvalidVerdictNotExecuted"
+        ) { s in
+            var object = s.json(verdictPath(1))
+            object.set("banExpires", .string("2030-01-01T00:00:00Z"))
+            let resigned = FixtureLedger.authority.sign(object)
+            let invalid = try! Verdict(json: resigned)
+            let receipt = VerdictReceipt(
+                verdictRef: invalid.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
+            add(
+                s,
+                [
+                    (newRecordPath(Verdict.self, invalid.ref), CanonicalJSON.encode(resigned)),
+                    (newRecordPath(VerdictReceipt.self, invalid.ref), CanonicalJSON.encode(receipt.json)),
+                ])
+            appendEntries(s) { last in
+                [
+                    write(
+                        7, after: last, binding: FixtureLedger.bindings[1], by: invalid.ref.hex, caseOpen: false,
+                        banned: true, at: "2026-08-12T02:01:30Z")
+                ]
+            }
+        },
         // Not an attack: the reference executes a verdict when it arrives, even one signed up to 300 s ahead of
         // the receiving clock (docs/DECISIONS.md F1), so the vendor's write at that instant is authorized.
         Attack(

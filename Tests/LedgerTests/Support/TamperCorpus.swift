@@ -66,6 +66,20 @@ enum TamperCorpus {
         surgeon.append(files.map { .upsert(path: $0.0, id: surgeon.blob($0.1), mode: mode) }, signing: signing)
     }
 
+    /// Stores a verdict (signed JSON) with its receipt in a fresh commit on the tip; returns its address.
+    @discardableResult
+    static func addReceivedVerdict(_ surgeon: Surgeon, _ verdict: JSONObject, receivedAt: String) -> ContentAddress {
+        let ref = try! Verdict(json: verdict).ref
+        let receipt = VerdictReceipt(verdictRef: ref, status: .queued, receivedAt: Instant.parse(receivedAt)!)
+        add(
+            surgeon,
+            [
+                (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
+                (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+            ])
+        return ref
+    }
+
     static func entry(_ surgeon: Surgeon, _ sequence: Int64) -> WriteLogEntry {
         try! WriteLogEntry(json: surgeon.json(entryPath(sequence)))
     }
@@ -603,15 +617,7 @@ enum TamperCorpus {
                 .openCase, caseId: "case-fractional-deadline", mandate: mandates[2],
                 authority: FixtureLedger.authority, classId: "csam", decidedAt: "2026-08-12T02:00:20Z",
                 extra: [("decisionDeadline", .string("2026-08-12T02:01:10.221Z"))])
-            let ref = try! Verdict(json: verdict).ref
-            let receipt = VerdictReceipt(
-                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
-            add(
-                s,
-                [
-                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
-                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
-                ])
+            addReceivedVerdict(s, verdict, receivedAt: "2026-08-12T02:00:30Z")
             // At 02:01:10.000 the case is still open; 0.221 s later its deadline default clears it.
             appendEntries(s) { last in
                 [
@@ -629,19 +635,11 @@ enum TamperCorpus {
             var object = s.json(verdictPath(1))
             object.set("banExpires", .string("2030-01-01T00:00:00Z"))
             let resigned = FixtureLedger.authority.sign(object)
-            let invalid = try! Verdict(json: resigned)
-            let receipt = VerdictReceipt(
-                verdictRef: invalid.ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
-            add(
-                s,
-                [
-                    (newRecordPath(Verdict.self, invalid.ref), CanonicalJSON.encode(resigned)),
-                    (newRecordPath(VerdictReceipt.self, invalid.ref), CanonicalJSON.encode(receipt.json)),
-                ])
+            let invalid = addReceivedVerdict(s, resigned, receivedAt: "2026-08-12T02:00:30Z")
             appendEntries(s) { last in
                 [
                     write(
-                        7, after: last, binding: FixtureLedger.bindings[1], by: invalid.ref.hex, caseOpen: false,
+                        7, after: last, binding: FixtureLedger.bindings[1], by: invalid.hex, caseOpen: false,
                         banned: true, at: "2026-08-12T02:01:30Z")
                 ]
             }
@@ -655,15 +653,7 @@ enum TamperCorpus {
             let verdict = FixtureRecords.verdict(
                 .openCase, caseId: "case-signed-ahead", mandate: mandates[2], authority: FixtureLedger.authority,
                 classId: "csam", decidedAt: "2026-08-12T02:03:30Z")
-            let ref = try! Verdict(json: verdict).ref
-            let receipt = VerdictReceipt(
-                verdictRef: ref, status: .queued, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
-            add(
-                s,
-                [
-                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
-                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
-                ])
+            let ref = addReceivedVerdict(s, verdict, receivedAt: "2026-08-12T02:00:30Z")
             appendEntries(s) { last in
                 [
                     write(

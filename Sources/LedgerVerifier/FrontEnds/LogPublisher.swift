@@ -12,7 +12,7 @@ public import LedgerStore
 /// reader never sees a checkpoint whose tiles are missing.
 ///
 /// The folder may be writable by others (a web root): every file and folder inside it is reached through
-/// ``OpenFolder``, so a symbolic link, FIFO or other special file where publish reads or writes is refused —
+/// `OpenFolder` (LedgerStore), so a symbolic link, FIFO or other special file where publish reads or writes is refused —
 /// nothing is read or written through it, and nothing waits on it. Everything is checked before the first
 /// file is written: a refused folder is left as it was.
 public enum LogPublisher {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -5,8 +6,10 @@ import Testing
 /// not returned after `bound`. The bound is generous (a working run takes a small fraction of it): this is a
 /// watchdog for hangs, not a timing assertion, and nothing is measured when `body` returns.
 ///
-/// `body` runs in a task of its own that inherits the test's context, so its expectations are the test's.
-/// A hung `body` cannot be cancelled: it is left behind, and the test fails naming the bound.
+/// `body` runs in a task of its own that inherits the test's context, so its expectations are the test's,
+/// on a thread of its own (``BlockingExecutor``): a hung `body` cannot starve the tasks that run the other
+/// tests and the watchdog. It cannot be cancelled either: it is left behind, and the test fails naming the
+/// bound.
 func failingIfHung(
     after bound: Duration = .seconds(300), sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () throws -> Void
@@ -17,7 +20,7 @@ func failingIfHung(
             try? await Task.sleep(for: bound)
             answer.give(false)
         }
-        Task {
+        Task(executorPreference: BlockingExecutor()) {
             do { try body() } catch { Issue.record(error, sourceLocation: sourceLocation) }
             answer.give(true)
             watchdog.cancel()
@@ -25,6 +28,18 @@ func failingIfHung(
     }
     if !finished {
         Issue.record("still running after \(bound): a hang, not an answer", sourceLocation: sourceLocation)
+    }
+}
+
+/// Runs its jobs on a serial dispatch queue of its own, off the cooperative pool (two threads on a
+/// two-core machine, which two blocked tests would take whole).
+private final class BlockingExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "onym-ledger.tests.blocking")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

@@ -23,18 +23,6 @@ struct LayeredMapTests {
 
     typealias Map = LayeredMap<TestCodec>
 
-    /// SplitMix64: the same changes on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func tip(_ number: Int) -> ObjectID {
         ObjectID(hexString: String(format: "%040x", number))!
     }
@@ -51,7 +39,7 @@ struct LayeredMapTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/test.table"
-        var random = Seeded(state: 20_261_201)
+        var random = SeededGenerator(state: 20_261_201)  // the same changes on every run
         var model: [String: [UInt8]] = [:]
         var map = Map()
         var deltas = 0

@@ -189,13 +189,15 @@ struct LayeredMapTests {
         try loaded.save(to: path, tip: Self.tip(1), note: 0, durable: false)
         (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
         #expect(loaded.baseCheckedWhole == true)
-        // Two seconds later the check is recorded with the next save, and trusted by the load after it.
-        Thread.sleep(forTimeInterval: 2.2)
-        (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
-        #expect(loaded.baseCheckedWhole == true)
-        loaded.set("key-5", [77])
-        try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
-        let trusted = try #require(Map.load(from: path, tip: Self.tip(2)))
+        // Two seconds later the check is recorded with the next save, and trusted by the load after it (the
+        // clock moved three seconds on, not slept through).
+        let trusted = try FileIdentity.$clockOffsetSeconds.withValue(3) {
+            (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+            #expect(loaded.baseCheckedWhole == true)
+            loaded.set("key-5", [77])
+            try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
+            return try #require(Map.load(from: path, tip: Self.tip(2)))
+        }
         #expect(trusted.map.baseCheckedWhole == false)
         #expect(trusted.map.dictionary() == map.dictionary().merging(["key-5": [77]]) { $1 })
         // One byte changed in place: another identity (its change time moved), so checked whole and refused.

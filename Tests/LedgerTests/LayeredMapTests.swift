@@ -4,7 +4,7 @@ import Testing
 import LedgerFormat
 @testable import LedgerStore
 
-/// Issue 14: the local state that grows with the ledger (the record index, every binding's record) is a
+/// The local state that grows with the ledger (the record index, every binding's record) is a
 /// sorted table mapped from its file plus the changes since, so a run that continues reads what it touches.
 /// Checked against a plain dictionary through random changes, saves and loads (the oracle), and the
 /// files against an independent reader of their documented bytes (`Tests/Interop/tablecheck.py`).

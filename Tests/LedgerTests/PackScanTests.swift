@@ -7,7 +7,7 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 12: a 200-byte pack whose delta chain is cyclic (or based on itself) hung `verify` inside
+/// A 200-byte pack whose delta chain is cyclic (or based on itself) hung `verify` inside
 /// libgit2 1.5. The verifier now reads every pack's delta structure first, and refuses such packs before
 /// libgit2 reads a single object.
 @Suite("Packs: cyclic and self-based deltas are refused before libgit2 reads them")

@@ -226,7 +226,7 @@ struct SchemaAgreementTests {
             $0.set("clear", .object(JSONObject([("_0", .integer(1))])))
         }
 
-        // The input kinds `append` accepts that are not stored records (issue 17: every input has a schema).
+        // The input kinds `append` accepts that are not stored records (every input has a schema).
         func input(_ name: String, _ schema: String, _ object: JSONObject, valid: Bool = true) {
             samples.append(
                 Sample(name: name, schema: schema, bytes: CanonicalJSON.encode(object), shouldBeValid: valid) {

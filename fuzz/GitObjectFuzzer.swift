@@ -6,9 +6,28 @@
 // the size of the index, the index follows, then the pack. Properties: never a crash, a hang or an
 // unbounded allocation; a tree the parser accepts re-serializes to exactly its bytes (one canonical
 // form); a pack scan terminates with an answer.
+//
+// At exit it prints how many inputs reached the pack scan (an index it accepted, listing objects) and how
+// many of those held a delta: scripts/fuzz-git-objects fails a run that never got that far.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Inputs whose index was accepted and whose pack was scanned, and those among them with a delta.
+nonisolated(unsafe) var packScans = 0
+nonisolated(unsafe) var packScansWithADelta = 0
+
+/// Prints the counts when the fuzzer exits (libFuzzer ends a timed run with `exit`).
+let reportAtExit: Void = {
+    atexit {
+        fputs("pack scans: \(packScans), with a delta: \(packScansWithADelta)\n", stderr)
+    }
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    _ = reportAtExit
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let selector = bytes.first else { return 0 }
     let rest = Array(bytes.dropFirst())
@@ -34,6 +53,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         pack.withUnsafeBytes { packBytes in
             guard let entries = try? PackStructure.parseIndex(indexBytes), entries.count <= 4096 else { return }
             _ = PackStructure.violation([("fuzz.pack", packBytes, entries)])
+            guard !entries.isEmpty else { return }
+            packScans += 1
+            let delta = entries.contains {
+                guard let base = try? PackStructure.base(in: packBytes, at: $0.offset) else { return false }
+                return base != .none
+            }
+            if delta { packScansWithADelta += 1 }
         }
     }
     return 0

@@ -30,10 +30,23 @@ public enum FileIdentity {
         return of(info)
     }
 
-    /// The wall clock now, for ``of(_:before:)``.
+    /// The wall clock now, for ``of(_:before:)``, moved by ``clockOffsetSeconds``.
     public static func now() -> timespec {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
+        time.tv_sec += clockOffsetSeconds
         return time
     }
+
+    /// Seconds ``now()`` adds to the wall clock: 0, except in tests, which move time past the two-second
+    /// window instead of sleeping through it — in their own process with
+    /// `FileIdentity.$clockOffsetSeconds.withValue(3) { … }` (that task only, not the tests running beside
+    /// it), in a process they start with `ONYM_LEDGER_UNSAFE_TEST_CLOCK_OFFSET_SECONDS` in its environment.
+    /// The name announces the knob; nothing sets it outside the test suite.
+    @TaskLocal public static var clockOffsetSeconds: Int = environmentOffsetSeconds
+
+    private static let environmentOffsetSeconds: Int = {
+        guard let value = getenv("ONYM_LEDGER_UNSAFE_TEST_CLOCK_OFFSET_SECONDS") else { return 0 }
+        return Int(String(cString: value)) ?? 0
+    }()
 }

@@ -27,7 +27,7 @@ struct AppendThenVerifyPropertyTests {
     }
 
     struct Run {
-        var random: LayeredMapTests.Seeded
+        var random: SeededGenerator
         let path: String
         var parentTime: Int64
         var bindings = FixtureLedger.bindings

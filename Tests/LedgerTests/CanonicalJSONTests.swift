@@ -56,25 +56,24 @@ struct CanonicalJSONTests {
         #expect(!utf16Sorted(.object(try CanonicalJSON.parse(divergent))))
     }
 
-    @Test func errorsCarryByteOffsets() {
-        do {
-            _ = try CanonicalJSON.parse(Array(#"{"a":1,"a":2}"#.utf8))
-            Issue.record("expected a duplicate-key error")
-        } catch {
-            #expect(error.code == .duplicateKey)
-            #expect(error.offset == 7)
+    @Test func errorsCarryByteOffsets() throws {
+        let error = try #require(throws: LedgerFormatError.self) {
+            try CanonicalJSON.parse(Array(#"{"a":1,"a":2}"#.utf8))
         }
+        #expect(error.code == .duplicateKey)
+        #expect(error.offset == 7)
     }
 
-    @Test func nonCanonicalInputNamesTheFirstDifference() {
+    @Test func nonCanonicalInputNamesTheFirstDifference() throws {
         #expect(throws: LedgerFormatError(.nonCanonical, "")) {
             try CanonicalJSON.parseCanonical(Array(#"{"b":1,"a":2}"#.utf8))
         }
-        do {
-            _ = try CanonicalJSON.parseCanonical(Array(#"{"a":1, "b":2}"#.utf8))
-        } catch {
-            #expect(error.offset == 7)
+        // Input that parses but is not canonical must throw, and name where it first differs.
+        let error = try #require(throws: LedgerFormatError.self) {
+            try CanonicalJSON.parseCanonical(Array(#"{"a":1, "b":2}"#.utf8))
         }
+        #expect(error.code == .nonCanonical)
+        #expect(error.offset == 7)
     }
 
     @Test func signingBytesVectors() throws {

@@ -5,9 +5,10 @@ import Testing
 import LedgerStore
 @testable import LedgerVerifier
 
-/// Issue 14: full verify reads commit N+1 on a thread of its own while commit N is judged. The
-/// read-ahead must hand over exactly what reading on the judging thread gives, in history's order (as
-/// stock git lists it), surface a git error at the commit it belongs to, and stop without hanging.
+/// Full verify reads commit N+1 on a thread of its own while commit N is judged. The read-ahead must hand
+/// over exactly what reading on the judging thread gives, in history's order (as stock git lists it),
+/// surface a git error at the commit it belongs to, and stop without hanging: each test runs under a
+/// watchdog (``failingIfHung(after:sourceLocation:_:)``), so a reader that waits forever fails the test.
 @Suite("Reading commits ahead of the policies")
 struct CommitReadAheadTests {
     static let gitDirectory = LedgerSnapshotTests.gitDirectory
@@ -19,10 +20,14 @@ struct CommitReadAheadTests {
         return listed.stdout.split(separator: "\n").map { ObjectID(hexString: String($0))! }
     }
 
-    @Test func handsOverWhatTheJudgingThreadWouldReadInHistorysOrder() throws {
+    @Test func handsOverWhatTheJudgingThreadWouldReadInHistorysOrder() async throws {
+        await failingIfHung { try Self.handsOverWhatTheJudgingThreadWouldRead() }
+    }
+
+    static func handsOverWhatTheJudgingThreadWouldRead() throws {
         let ids = Self.gitHistory()
         #expect(ids.count > 100)
-        let loader = CommitLoader(repository: try Repository.open(Self.gitDirectory), clock: PhaseClock())
+        let loader = CommitLoader(repository: try Repository.open(gitDirectory), clock: PhaseClock())
         let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids)
         defer { ahead.stop() }
         for id in ids {
@@ -46,32 +51,49 @@ struct CommitReadAheadTests {
         return nil
     }
 
-    @Test func aCommitThatCannotBeReadFailsAtItsPlaceInTheOrder() throws {
-        let ids = Array(Self.gitHistory().prefix(3))
-        let missing = ObjectID(hexString: String(repeating: "ab", count: 20))!
-        let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids + [missing] + ids)
-        defer { ahead.stop() }
-        for id in ids { #expect(try ahead.next().commit.id == id) }
-        #expect(throws: GitError.self) { try ahead.next() }
-        // Nothing after the failure is read.
-        #expect(throws: GitError.self) { try ahead.next() }
-    }
-
-    @Test func stoppingEarlyEndsTheThreadAndReturns() throws {
-        let ids = Self.gitHistory()
-        for taken in [0, 1, 5] {
-            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, depth: 2)
-            for _ in 0..<taken { _ = try ahead.next() }
-            ahead.stop()
-            ahead.stop()
+    @Test func aCommitThatCannotBeReadFailsAtItsPlaceInTheOrder() async throws {
+        await failingIfHung { () throws in
+            let ids = Array(Self.gitHistory().prefix(3))
+            let missing = ObjectID(hexString: String(repeating: "ab", count: 20))!
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids + [missing] + ids)
+            defer { ahead.stop() }
+            for id in ids { #expect(try ahead.next().commit.id == id) }
+            #expect(throws: GitError.self) { try ahead.next() }
+            // Nothing after the failure is read.
+            #expect(throws: GitError.self) { try ahead.next() }
         }
     }
 
-    @Test func aPathThatIsNotARepositoryIsAnErrorNotAHang() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ledger-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let ahead = CommitReadAhead(path: folder.path, ids: Self.gitHistory())
-        #expect(throws: GitError.self) { try ahead.next() }
+    /// Stopped after `taken` commits, the reader returns (twice over), and what it still hands over is at
+    /// most the `depth` commits it had read ahead, in order — then it says it has read past the last one.
+    /// A reader that did not stop would go on handing over the rest of the history.
+    @Test(arguments: [0, 1, 5])
+    func stoppingEarlyEndsTheThreadAndReturns(taken: Int) async throws {
+        await failingIfHung { () throws in
+            let ids = Self.gitHistory()
+            let depth = 2
+            try #require(ids.count > taken + depth)
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, depth: depth)
+            for id in ids.prefix(taken) { #expect(try ahead.next().commit.id == id) }
+            ahead.stop()
+            ahead.stop()
+            var handedAfterStop: [ObjectID] = []
+            while let read = try? ahead.next(), handedAfterStop.count <= depth {
+                handedAfterStop.append(read.commit.id)
+            }
+            #expect(handedAfterStop.count <= depth, "read \(handedAfterStop.count) commits after stop()")
+            #expect(handedAfterStop == Array(ids[taken..<(taken + handedAfterStop.count)]))
+            #expect(throws: GitError.self) { try ahead.next() }
+        }
+    }
+
+    @Test func aPathThatIsNotARepositoryIsAnErrorNotAHang() async throws {
+        await failingIfHung { () throws in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ledger-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let ahead = CommitReadAhead(path: folder.path, ids: Self.gitHistory())
+            #expect(throws: GitError.self) { try ahead.next() }
+        }
     }
 }

@@ -26,6 +26,16 @@ struct Ed25519Tests {
         }
     }()
 
+    /// The vector file holds every case its generator (scripts/make-ed25519-vectors.py) writes: 21, of which
+    /// the three RFC 8032 §7.1 signatures are valid — an empty or truncated file fails here, not silently.
+    @Test func theVectorFileHoldsEveryCase() throws {
+        let document = try #require(Vectors.json("ed25519.json") as? [String: Any])
+        #expect(Self.cases.count == 21)
+        #expect(document["numberOfTests"] as? Int == Self.cases.count)
+        #expect(Self.cases.map(\.id) == Array(1...21))
+        #expect(Self.cases.filter(\.valid).map(\.comment) == (1...3).map { "RFC 8032 7.1 TEST \($0)" })
+    }
+
     @Test(arguments: cases)
     func vector(_ testCase: Case) {
         guard let key = Ed25519.PublicKey(rawRepresentation: testCase.publicKey) else {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LedgerFormat
 
-/// Issue 16, readable diffs: `textconv` renders ledger files for git, and `git-setup` makes a clone of the
+/// Readable diffs: `textconv` renders ledger files for git, and `git-setup` makes a clone of the
 /// example read as a story in stock `git log -p` with every commit's signature marked good.
 @Suite("Readable diffs with stock git")
 struct GitSetupTests {
@@ -38,20 +38,43 @@ struct GitSetupTests {
         #expect(good == commits, "\(signatures.stderr.prefix(400))")
     }
 
-    @Test func textconvIsStableAndTotal() throws {
-        let scratch = ScratchDirectory()
-        let entry = scratch.path("entry.json")
-        let bytes = CanonicalJSON.encode(
+    /// A write-log entry's JSON with the given bits (a made-up but well-formed entry).
+    private static func writeLogEntry(caseOpen: Bool, banned: Bool) -> [UInt8] {
+        CanonicalJSON.encode(
             JSONObject([
                 ("sequence", .integer(1)), ("recordedAt", .string("2026-08-10T01:00:00Z")),
                 ("deviceBinding", .string("enrollment:device-0")), ("authorizedBy", .string("reconciliation")),
-                ("caseOpen", .bool(true)), ("banned", .bool(false)), ("outcome", .string("ok")),
+                ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)), ("outcome", .string("ok")),
                 ("previousHash", .string("genesis")), ("entryHash", .string(String(repeating: "a", count: 64))),
             ]))
-        try Data(bytes).write(to: URL(fileURLWithPath: entry))
+    }
+
+    /// The bits in a write-log entry's header are the entry's `caseOpen` and `banned` fields in the order
+    /// `gate --apple-bits` reads them (profile §4: bit0 case-open, bit1 banned; `01` is case-open): read
+    /// back the way the CLI reads bits, they give the JSON fields, for every one of the four values.
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func textconvWritesBitsAsTheGateReadsThem(caseOpen: Bool, banned: Bool) throws {
+        let scratch = ScratchDirectory()
+        let entry = scratch.path("entry.json")
+        try Data(Self.writeLogEntry(caseOpen: caseOpen, banned: banned)).write(to: URL(fileURLWithPath: entry))
+        let rendered = CLI.run(["textconv", entry])
+        #expect(rendered.status == 0)
+        let prefix = "# onym-ledger: write-log entry 1, bits "
+        let header = try #require(rendered.stdout.split(separator: "\n").first.map(String.init))
+        #expect(header.hasPrefix(prefix), "\(header)")
+        let bits = try #require(DeviceBits(String(header.dropFirst(prefix.count))), "\(header)")
+        #expect(bits.caseOpen == caseOpen && bits.banned == banned, "\(header)")
+        if caseOpen && !banned { #expect(header == prefix + "01") }
+        if banned && !caseOpen { #expect(header == prefix + "10") }
+    }
+
+    @Test func textconvIsStableAndTotal() throws {
+        let scratch = ScratchDirectory()
+        let entry = scratch.path("entry.json")
+        try Data(Self.writeLogEntry(caseOpen: true, banned: false)).write(to: URL(fileURLWithPath: entry))
         let first = CLI.run(["textconv", entry])
         #expect(first.status == 0)
-        #expect(first.stdout.hasPrefix("# onym-ledger: write-log entry 1, bits 10\n"))
+        #expect(first.stdout.hasPrefix("# onym-ledger: write-log entry 1, bits 01\n"))
         #expect(first.stdout.contains("# recordedAt: 2026-08-10T01:00:00Z\n{\n  \"authorizedBy\": \"reconciliation\","))
         #expect(CLI.run(["textconv", entry]).stdout == first.stdout)
         // Bytes that are no ledger file pass through unchanged.

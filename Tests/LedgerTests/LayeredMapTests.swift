@@ -4,7 +4,7 @@ import Testing
 import LedgerFormat
 @testable import LedgerStore
 
-/// Issue 14: the local state that grows with the ledger (the record index, every binding's record) is a
+/// The local state that grows with the ledger (the record index, every binding's record) is a
 /// sorted table mapped from its file plus the changes since, so a run that continues reads what it touches.
 /// Checked against a plain dictionary through random changes, saves and loads (the oracle), and the
 /// files against an independent reader of their documented bytes (`Tests/Interop/tablecheck.py`).
@@ -23,18 +23,6 @@ struct LayeredMapTests {
 
     typealias Map = LayeredMap<TestCodec>
 
-    /// SplitMix64: the same changes on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func tip(_ number: Int) -> ObjectID {
         ObjectID(hexString: String(format: "%040x", number))!
     }
@@ -51,7 +39,7 @@ struct LayeredMapTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/test.table"
-        var random = Seeded(state: 20_261_201)
+        var random = SeededGenerator(state: 20_261_201)  // the same changes on every run
         var model: [String: [UInt8]] = [:]
         var map = Map()
         var deltas = 0
@@ -201,13 +189,15 @@ struct LayeredMapTests {
         try loaded.save(to: path, tip: Self.tip(1), note: 0, durable: false)
         (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
         #expect(loaded.baseCheckedWhole == true)
-        // Two seconds later the check is recorded with the next save, and trusted by the load after it.
-        Thread.sleep(forTimeInterval: 2.2)
-        (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
-        #expect(loaded.baseCheckedWhole == true)
-        loaded.set("key-5", [77])
-        try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
-        let trusted = try #require(Map.load(from: path, tip: Self.tip(2)))
+        // Two seconds later the check is recorded with the next save, and trusted by the load after it (the
+        // clock moved three seconds on, not slept through).
+        let trusted = try FileIdentity.$clockOffsetSeconds.withValue(3) {
+            (loaded, _) = try #require(Map.load(from: path, tip: Self.tip(1)))
+            #expect(loaded.baseCheckedWhole == true)
+            loaded.set("key-5", [77])
+            try loaded.save(to: path, tip: Self.tip(2), note: 0, durable: false)
+            return try #require(Map.load(from: path, tip: Self.tip(2)))
+        }
         #expect(trusted.map.baseCheckedWhole == false)
         #expect(trusted.map.dictionary() == map.dictionary().merging(["key-5": [77]]) { $1 })
         // One byte changed in place: another identity (its change time moved), so checked whole and refused.

@@ -4,7 +4,7 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// Issue 13: the one read model. What `LedgerSnapshot` reads from the example ledger is checked against
+/// The one read model: What `LedgerSnapshot` reads from the example ledger is checked against
 /// stock git reading the same repository (`git ls-tree`, `git diff-tree`, `git show`), not against the
 /// code's own walk.
 @Suite("Ledger snapshot: the one read model, checked against stock git")
@@ -67,10 +67,16 @@ struct LedgerSnapshotTests {
         #expect(try snapshot.logEntry(trailers.logSize + 1) == nil)
     }
 
-    /// The file-level diff every reader uses is `git diff-tree -r` for each commit of the example.
+    /// The file-level diff every reader uses is `git diff-tree -r` for each commit of the example — every
+    /// commit stock `git rev-list` lists, so a walk that stops early (or lists nothing) fails here.
     @Test func theDiffIsGitsDiffForEveryCommit() throws {
         let (repository, tip) = try Self.tip()
-        for id in try repository.history(from: tip) {
+        let history = try repository.history(from: tip)
+        let listed = Self.git(["rev-list", tip.hex]).split(separator: "\n").map(String.init)
+        #expect(listed.count > 100)
+        #expect(history.count == listed.count)
+        #expect(Set(history.map(\.hex)) == Set(listed))
+        for id in history {
             let commit = try repository.commit(id)
             let parentTree = try commit.parents.first.map { try repository.commit($0).tree }
             let ours = try repository.diffTrees(old: parentTree, new: commit.tree).map { change in

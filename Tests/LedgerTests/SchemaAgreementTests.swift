@@ -226,7 +226,7 @@ struct SchemaAgreementTests {
             $0.set("clear", .object(JSONObject([("_0", .integer(1))])))
         }
 
-        // The input kinds `append` accepts that are not stored records (issue 17: every input has a schema).
+        // The input kinds `append` accepts that are not stored records (every input has a schema).
         func input(_ name: String, _ schema: String, _ object: JSONObject, valid: Bool = true) {
             samples.append(
                 Sample(name: name, schema: schema, bytes: CanonicalJSON.encode(object), shouldBeValid: valid) {
@@ -386,7 +386,9 @@ struct SchemaAgreementTests {
         let script = Self.repositoryRoot.appendingPathComponent("scripts/validate-records.py").path
         let result = runProcess("python3", [script] + arguments)
         try #require(result.status == 0, "\(result.stderr)")
-        for ((name, object, valid), line) in zip(samples, result.stdout.split(separator: "\n")) {
+        let lines = result.stdout.split(separator: "\n")
+        try #require(lines.count == samples.count, "one verdict per sample: \(result.stdout)")
+        for ((name, object, valid), line) in zip(samples, lines) {
             let verdict = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             #expect(verdict["valid"] as? Bool == valid, "\(name): schema")
             #expect(((try? LedgerDescriptor(json: object)) != nil) == valid, "\(name): decoder")

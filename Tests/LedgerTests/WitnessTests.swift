@@ -4,7 +4,7 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// Issue 15, witnesses: `cosign` cosigns only a checkpoint consistent with the last one it cosigned (two
+/// Witnesses: `cosign` cosigns only a checkpoint consistent with the last one it cosigned (two
 /// witnesses see a split view as soon as the other branch reaches either), the vendor stores cosignatures
 /// with `append`, `verify --witness --quorum --max-age` requires them on the tip's checkpoint and says what is
 /// missing, and they travel with `publish` and `prove` into `check-proof`.
@@ -16,14 +16,15 @@ struct WitnessTests {
         let state: String
         var vkey = ""
 
-        /// Cosigns `ledger`, returning (status, the cosigned note file, stderr).
-        mutating func cosign(_ ledger: String, trust: String, scenario: LedgerScenario) -> (
-            status: Int32, note: String, stderr: String
-        ) {
+        /// Cosigns `ledger` at `at` (its cosignature's timestamp), returning (status, the cosigned note
+        /// file, stderr).
+        mutating func cosign(
+            _ ledger: String, trust: String, scenario: LedgerScenario, at: String = WitnessTests.cosignedAt
+        ) -> (status: Int32, note: String, stderr: String) {
             let out = scenario.scratch.path("\(name)-\(UUID().uuidString).note")
             let result = CLI.run([
                 "cosign", ledger, "--key", key, "--name", name, "--trust", trust, "--state", state, "--out", out,
-                "--json",
+                "--at", at, "--json",
             ])
             if result.status == 0, let object = try? CanonicalJSON.parse(Array(result.stdout.utf8)),
                 let key = object["key"]?.stringValue
@@ -49,8 +50,10 @@ struct WitnessTests {
 
     static func trust(_ scenario: LedgerScenario) -> String { scenario.signer + ".pub" }
 
-    /// The wall clock: witnesses cosign now, so the commit storing a cosignature is made now or later.
-    static var now: String { Instant(seconds: Int64(Date().timeIntervalSince1970)).rfc3339 }
+    /// When the witnesses cosign (`cosign --at`; never the wall clock, so the tests mean the same on any
+    /// day), and when the vendor stores what they return: no earlier than the cosignatures.
+    static let cosignedAt = "2026-08-12T00:00:00Z"
+    static let storedAt = "2026-08-12T01:00:00Z"
 
     @Test func twoWitnessesCosignAndVerifyRequiresThem() throws {
         let scenario = Self.ledger()
@@ -89,7 +92,7 @@ struct WitnessTests {
         #expect((report["findings"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["witness"])
         // The vendor stores both; the log does not change, so they cover the tip.
         let stored = CLI.run([
-            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now, first.note,
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.storedAt, first.note,
             second.note, "--json",
         ])
         #expect(stored.status == 0, "\(stored.stdout) \(stored.stderr)")
@@ -97,12 +100,14 @@ struct WitnessTests {
         let verified = CLI.run(["verify", scenario.ledger, "--json"] + required)
         #expect(verified.status == 0, "\(verified.stdout)")
         #expect(verified.stdout.contains(#""witnessed":true"#))
-        // One witness of two is enough with --quorum 1; a stale cosignature does not count.
+        // One witness of two is enough with --quorum 1; a stale cosignature does not count: with --max-age P1D
+        // they count until a day after they were made, and not after.
         #expect(CLI.run(["verify", scenario.ledger, "--quorum", "1"] + required).status == 0)
-        let stale = CLI.run(
-            ["verify", scenario.ledger, "--max-age", "P1D", "--at", "2027-06-01T00:00:00Z"] + required)
+        let fresh = CLI.run(["verify", scenario.ledger, "--max-age", "P1D", "--at", "2026-08-12T23:00:00Z"] + required)
+        #expect(fresh.status == 0, "\(fresh.stdout)")
+        let stale = CLI.run(["verify", scenario.ledger, "--max-age", "P1D", "--at", "2026-08-13T01:00:00Z"] + required)
         #expect(stale.status == 3)
-        #expect(stale.stdout.contains("older than 86400 s"))
+        #expect(stale.stdout.contains("older than 86400 s"), "\(stale.stdout)")
         // An unknown witness key finds no cosignature.
         var stranger = Self.witness("stranger.example", seed: "23", scenario)
         _ = stranger.cosign(scenario.ledger, trust: Self.trust(scenario), scenario: scenario)
@@ -111,7 +116,7 @@ struct WitnessTests {
         #expect(unknown.status == 3)
         #expect(unknown.stdout.contains("stranger.example: no cosignature in the ledger"))
         // After a new batch the stored cosignatures cover an older checkpoint: not the tip's.
-        scenario.append([scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: Self.now)
+        scenario.append([scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: "2026-08-12T02:00:00Z")
         let behind = CLI.run(["verify", scenario.ledger] + required)
         #expect(behind.status == 3)
         #expect(behind.stdout.contains("cosigned an older checkpoint"))
@@ -172,7 +177,7 @@ struct WitnessTests {
         #expect(cosigned.status == 0)
         #expect(
             CLI.run([
-                "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now,
+                "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.storedAt,
                 cosigned.note,
             ]).status == 0)
         let proved = CLI.run(["prove", scenario.ledger, "ledger.json", "--trust", Self.trust(scenario)])

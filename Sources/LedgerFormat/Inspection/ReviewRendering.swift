@@ -1,7 +1,8 @@
-/// How `textconv` shows a ledger file to a reviewer in `git diff` and `git log -p` (issue 16): canonical JSON
+/// How `textconv` shows a ledger file to a reviewer in `git diff` and `git log -p`: canonical JSON
 /// is one line, so a record becomes a few `#` header lines — its kind, its content address, its times — and
 /// its fields, one per line, in canonical key order. Stable (the same bytes render the same text) and
-/// total: a file it cannot read is shown as it is.
+/// total: a file it cannot read is shown as it is. A write-log entry's bits are written as everywhere else
+/// (`gate --apple-bits`, `reconcile`, the README): by ``DeviceBits``, `bit1 bit0`, so `01` is case-open.
 public enum ReviewRendering {
     public static func render(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -26,7 +27,7 @@ public enum ReviewRendering {
             header.append("# onym-ledger: ledger descriptor \(descriptor.ledgerId)")
         } else if let entry = try? WriteLogEntry(json: object) {
             header.append(
-                "# onym-ledger: write-log entry \(entry.sequence), bits \(entry.caseOpen ? 1 : 0)\(entry.banned ? 1 : 0)"
+                "# onym-ledger: write-log entry \(entry.sequence), bits \(DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned))"
             )
             header.append("# entryHash \(entry.entryHash)")
         } else if let (kind, _) = try? InputKind.recognize(bytes) {

@@ -3,16 +3,17 @@ import LedgerFormat
 import LedgerVerifier
 
 extension OnymLedger {
-    /// `cosign`: act as a C2SP witness for the ledger's log (issue 15).
+    /// `cosign`: act as a C2SP witness for the ledger's log.
     struct Cosign: Command {
         static let configuration = CommandConfiguration(
             commandName: "cosign",
             abstract:
                 "Act as a witness: verify the ledger and cosign its checkpoint if it extends the last one cosigned.",
-            usage: "cosign LEDGER --key WITNESS_KEY --name NAME [--trust KEY] [--state DIR] [--out FILE] [--json]",
+            usage:
+                "cosign LEDGER --key WITNESS_KEY --name NAME [--at T] [--trust KEY] [--state DIR] [--out FILE] [--json]",
             discussion: """
                 The ledger is verified first (incrementally). The tip's checkpoint is cosigned (C2SP cosignature/v1,
-                type 0x04, timestamped now) only if it is consistent with the last checkpoint this witness key
+                type 0x04, timestamped now or --at) only if it is consistent with the last checkpoint this witness key
                 cosigned for the log — kept in the state folder (witness/<origin hash>/<key ID>.json), never in the
                 ledger; a log that does not extend it is a split view or a rollback: nothing is signed, exit 1.
                 Prints the cosigned checkpoint note (the log's signature and this witness's line): the vendor adds
@@ -23,6 +24,8 @@ extension OnymLedger {
                 OptionHelp(
                     names: "--key WITNESS_KEY", help: "The witness's ed25519 key, given like --signing-key (required)."),
                 OptionHelp(names: "--name NAME", help: "The witness's name in its verifier key and lines (required)."),
+                OptionHelp(
+                    names: "--at T", help: "The cosignature's timestamp, an RFC 3339 date-time (default: now)."),
                 OptionHelp(names: "--out FILE", help: "Write the cosigned checkpoint here instead of standard output."),
             ] + AuditOptions.help + [
                 OptionHelp(names: "--json", help: "Print {origin, size, previousSize, key, note}.")
@@ -32,6 +35,8 @@ extension OnymLedger {
         let key: any CommitSigner
         let name: String
         let out: String?
+        /// The cosignature's timestamp: the witness's clock, or `--at`.
+        let at: Instant
         let audit: AuditOptions
         let json: Bool
 
@@ -44,6 +49,7 @@ extension OnymLedger {
             guard NoteKey.isValidName(name) else { throw .usage("--name is a name without spaces or '+'") }
             self.name = name
             out = try arguments.option("--out")
+            at = try CommonOptions.batchTime(&arguments)
             audit = try AuditOptions(parsing: &arguments)
             json = arguments.flag("--json")
             let rest = try arguments.positionals()
@@ -57,7 +63,7 @@ extension OnymLedger {
             let cosigned: Witness.Cosigned
             do {
                 cosigned = try Witness.cosign(
-                    log, name: name, signer: key, stateRoot: stateRoot, now: Int64(Date().timeIntervalSince1970))
+                    log, name: name, signer: key, stateRoot: stateRoot, now: at.seconds)
             } catch {
                 throw CLIError(message: error.description, exitCode: error.isInconsistent ? .rejected : .dataError)
             }

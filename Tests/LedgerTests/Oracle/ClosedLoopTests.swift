@@ -58,6 +58,7 @@ struct ClosedLoopTests {
     @Test func plannedWritesVerifyAndAContradictingWriteIsAFinding() throws {
         var generator = FoldScenarioGenerator(seed: Self.seed ^ 0xC105_ED, fractions: false)
         var totalWrites = 0
+        var writtenBits: Set<String> = []
         for number in 0..<Self.budget {
             let scenario = generator.scenario(name: "loop-\(number)", authorities: ["A"], withRevocations: false)
             let scratch = ScratchDirectory()
@@ -76,6 +77,7 @@ struct ClosedLoopTests {
             let instants = Set(FoldScenario.instants(known, []) + receipts.keys).sorted()
 
             var lastWritten: DeviceBits?
+            var writes: Int64 = 0
             var lastInstant = instants[0]
             for instant in instants {
                 var items = (receipts[instant] ?? []).map { delivery in
@@ -96,7 +98,8 @@ struct ClosedLoopTests {
                             source: "writes",
                             content: .writeRequests([Self.write(instant, bits, by: row.intended.authorizedBy)])))
                     lastWritten = bits
-                    totalWrites += 1
+                    writes += 1
+                    writtenBits.insert(bits.description)
                 }
                 guard !items.isEmpty else { continue }
                 _ = try Ledger.append(path: path, items: items, signingKey: Self.signer, at: instant)
@@ -105,6 +108,9 @@ struct ClosedLoopTests {
             let report = try Self.verify(path)
             #expect(report.isVerified, "\(scenario)\n\(report.failures)")
             guard report.isVerified else { return }
+            // What was verified is what was planned: the verifier read every planned write from the log.
+            #expect(report.summary.writeEntries == writes, "\(scenario)")
+            totalWrites += Int(writes)
 
             // A write the rules do not give: the banned bit flipped, an hour after the last batch.
             let at = lastInstant.adding(seconds: 3600)
@@ -124,6 +130,12 @@ struct ClosedLoopTests {
                     $0.policy == "WriteReplayPolicy" && ($0.path ?? "").contains(LedgerLayout.logEntryPath(sequence))
                 }, "\(rejected.failures)")
         }
-        print("closed loop: \(Self.budget) histories, \(totalWrites) planned writes verified")
+        print(
+            "closed loop: \(Self.budget) histories, \(totalWrites) planned writes verified, bits \(writtenBits.sorted())"
+        )
+        // The loop proves something only if the backend wrote: the default budget's histories plan writes of a
+        // ban and of a case opened (every bit pattern, checked at the default seed), not only clears.
+        #expect(totalWrites >= Self.budget, "\(totalWrites) planned writes in \(Self.budget) histories")
+        #expect(writtenBits.isSuperset(of: ["01", "10"]), "bits written: \(writtenBits.sorted())")
     }
 }

@@ -45,6 +45,8 @@ struct AppendVerifyAgreementTests {
         "swapped log entries": "rewrites published entries",
         "entry hash recomputed but next link broken": "rewrites a published entry",
         "oversized record": "an input over the record limit is refused unread (RecordLimitsPolicy's limit)",
+        "a write that follows a stored invalid verdict":
+            "append refuses an invalid verdict at intake (VerdictValidationPolicy), so no input stores one",
         "ledger id with a zero-width space": "the descriptor is written by init, which refuses it (InitRulesTests)",
         "an Apple team id that is not one": "the descriptor is written by init, which refuses it (InitRulesTests)",
     ]

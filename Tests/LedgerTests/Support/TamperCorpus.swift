@@ -170,6 +170,17 @@ enum TamperCorpus {
             entries.append(("40000", "deep", inner))
             s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
         },
+        // docs/FORMAT.md: at most 5 folders above a file — the deepest record path's; a sixth is refused.
+        Attack(
+            name: "a record one folder deeper than the deepest path", policy: "GitObjectPolicy",
+            conformance: "FolderSixDeep"
+        ) { s in
+            addMandate(s, "enrollment:device-22") { ref in
+                let path = newRecordPath(Mandate.self, ref)
+                let name = path.split(separator: "/").last!
+                return path.dropLast(name.count) + "extra/" + name
+            }
+        },
         Attack(name: "folder object over the size limit", policy: "GitObjectPolicy") { s in
             let blob = s.blob(Array("{}".utf8))
             let names = (0..<12_000).map { String(format: "%064x.json", $0) }

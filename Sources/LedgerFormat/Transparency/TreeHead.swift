@@ -76,14 +76,14 @@ public enum Cosignature {
 
     /// The time of a valid cosignature by `key` on `note`, nil when it has none.
     public static func verifiedTime(of note: SignedNote, by key: NoteKey) -> Int64? {
-        guard key.type == NoteKey.cosignatureV1 else { return nil }
-        for signature in note.signatures(by: key) where signature.payload.count == 72 {
-            let time = signature.payload[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            guard time >= 0 else { continue }
-            if key.publicKey.isValidSignature(signature.payload[8...], for: message(body: note.text, time: time)) {
-                return time
-            }
-        }
-        return nil
+        // The witness's one line (``SignedNote/soleSignature(by:)``): never the best of several.
+        guard key.type == NoteKey.cosignatureV1, let signature = note.soleSignature(by: key),
+            signature.payload.count == 72
+        else { return nil }
+        let time = signature.payload[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard time >= 0,
+            key.publicKey.isValidSignature(signature.payload[8...], for: message(body: note.text, time: time))
+        else { return nil }
+        return time
     }
 }

@@ -815,6 +815,18 @@ enum TamperCorpus {
         addMandate(s, "enrollment:device-30") { newRecordPath(Mandate.self, $0) }
     }
 
+    /// A valid new mandate added by a fresh commit whose checkpoint is the right body with the signature
+    /// lines `lines` makes from the body and the log key's good line.
+    static func addWithCheckpointLines(
+        _ s: Surgeon, _ lines: @escaping (String, SignedNote.Signature) -> [SignedNote.Signature]
+    ) {
+        addWithCheckpoint(s) { log, key in
+            let text = TreeHead(origin: key.name, size: log.size, root: log.root).text
+            let good = SignedNote.sign(text, name: key.name, with: FixtureLedger.signer1)!
+            return Array(SignedNote(text: text, signatures: lines(text, good)).formatted.utf8)
+        }
+    }
+
     static func note(_ head: TreeHead, _ key: NoteKey, signedBy signer: Ed25519.PrivateKey, as name: String? = nil)
         -> [UInt8]
     {
@@ -856,6 +868,25 @@ enum TamperCorpus {
                 raw[10] ^= 1
                 bytes = Array(text.replacingOccurrences(of: String(signature), with: Base64.encode(raw)).utf8)
                 return bytes
+            }
+        },
+        // docs/FORMAT.md "Checkpoints": exactly one signature line, the log key's, which verifies.
+        Attack(
+            name: "a checkpoint whose first log-key signature is bad and second good", policy: "CheckpointPolicy",
+            conformance: "CheckpointBadThenGoodSignature"
+        ) { s in
+            addWithCheckpointLines(s) { text, good in
+                var flipped = good.payload
+                flipped[10] ^= 1
+                return [SignedNote.Signature(name: good.name, keyID: good.keyID, payload: flipped), good]
+            }
+        },
+        Attack(
+            name: "a checkpoint with a second signature line by an unknown key", policy: "CheckpointPolicy",
+            conformance: "CheckpointUnknownSignature"
+        ) { s in
+            addWithCheckpointLines(s) { text, good in
+                [good, SignedNote.sign(text, name: "other.example/log", with: stranger)!]
             }
         },
         Attack(name: "a checkpoint under another origin", policy: "CheckpointPolicy") { s in

@@ -105,6 +105,32 @@ struct WitnessTests {
         #expect(behind.stdout.contains("cosigned an older checkpoint"))
     }
 
+    /// docs/FORMAT.md "Witnesses": a replaced cosignature meets every rule an added one meets. `append` of a
+    /// witness's stale cosigned note (an older checkpoint) over its current one is refused, as `verify`
+    /// refuses a commit that makes it; the later cosignature replacing the earlier one is stored.
+    @Test func appendRefusesAStaleCosignatureOverTheCurrentOne() throws {
+        let scenario = Self.ledger()
+        let trust = Self.trust(scenario)
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        let first = auditor.cosign(scenario.ledger, trust: trust, scenario: scenario)
+        #expect(first.status == 0, "\(first.stderr)")
+        func store(_ note: String) -> (status: Int32, stdout: String, stderr: String) {
+            CLI.run(["append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.now, note])
+        }
+        #expect(store(first.note).status == 0)
+        scenario.append([scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: Self.now)
+        let second = auditor.cosign(scenario.ledger, trust: trust, scenario: scenario)
+        #expect(second.status == 0, "\(second.stderr)")
+        let later = store(second.note)
+        #expect(later.status == 0, "\(later.stdout) \(later.stderr)")
+        let stale = store(first.note)
+        #expect(stale.status == 65, "\(stale.stdout) \(stale.stderr)")  // refused, nothing written
+        #expect(
+            (stale.stdout + stale.stderr).contains("CosignaturePolicy"), "\(stale.stdout) \(stale.stderr)")
+        let verified = CLI.run(["verify", scenario.ledger, "--trust", trust, "--witness", auditor.vkey])
+        #expect(verified.status == 0, "\(verified.stdout)")
+    }
+
     /// A witness is its key (docs/VERIFY.md, "Witness quorum"): a key given twice, or under two names,
     /// counts once toward a quorum, in `verify --witness` and `check-proof --witness` alike.
     @Test func aQuorumCountsKeysNotNames() throws {

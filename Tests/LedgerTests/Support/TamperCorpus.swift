@@ -99,7 +99,7 @@ enum TamperCorpus {
 
     static let attacks: [Attack] =
         history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
-        + revocationAttacks + writeLog + limits
+        + revocationAttacks + writeLog + limits + replacedCosignatures
 
     // MARK: - Git objects only canonical, work bounded (issue 12)
 
@@ -913,6 +913,70 @@ enum TamperCorpus {
             let line = Cosignature.sign(body: body, time: 1_786_000_000, name: witness.name, with: stranger)!
             let note = SignedNote(text: body, signatures: [line])
             add(s, [(LedgerLayout.cosignaturePath(keyID: witness.keyID ^ 1), Array(note.formatted.utf8))])
+        },
+    ]
+
+    // MARK: - Replaced cosignatures (docs/FORMAT.md "Witnesses"): every rule an added one meets, and never earlier
+
+    static let witness = NoteKey(name: "auditor.example", type: NoteKey.cosignatureV1, publicKey: stranger.publicKey)!
+    static let witnessPath = LedgerLayout.cosignaturePath(keyID: witness.keyID)
+
+    /// The witness's cosignature file of the tip's checkpoint (or `body`), dated `offset` seconds after the
+    /// tip's commit, signed under `name` by `key` (default: the corpus's witness).
+    static func cosignature(
+        _ s: Surgeon, offset: Int64, body: String? = nil, name: String = witness.name,
+        key: Ed25519.PrivateKey = stranger
+    ) -> [UInt8] {
+        let text =
+            body
+            ?? (try! SignedNote(parsing: String(decoding: s.file(LedgerLayout.checkpointPath), as: UTF8.self)).text)
+        let line = Cosignature.sign(body: text, time: s.info(s.tip).time + offset, name: name, with: key)!
+        return Array(SignedNote(text: text, signatures: [line]).formatted.utf8)
+    }
+
+    /// Stores the witness's valid cosignature of the tip's checkpoint, then a commit that replaces it with
+    /// what `replacement` makes.
+    static func replaceCosignature(_ s: Surgeon, _ replacement: (Surgeon) -> [UInt8]) {
+        add(s, [(witnessPath, cosignature(s, offset: 30))])
+        add(s, [(witnessPath, replacement(s))])
+    }
+
+    static let replacedCosignatures: [Attack] = [
+        Attack(
+            name: "a cosignature replaced by garbage", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByGarbage"
+        ) { s in
+            replaceCosignature(s) { _ in Array("garbage\n".utf8) }
+        },
+        Attack(
+            name: "a cosignature replaced by one of an older checkpoint", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByStale"
+        ) { s in
+            let old = try! SignedNote(parsing: String(decoding: s.file(LedgerLayout.checkpointPath), as: UTF8.self))
+                .text
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
+            addMandate(s, "enrollment:device-31") { newRecordPath(Mandate.self, $0) }
+            add(s, [(witnessPath, cosignature(s, offset: 30, body: old))])
+        },
+        Attack(
+            name: "a cosignature replaced by one dated before it", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByEarlier"
+        ) { s in
+            replaceCosignature(s) { s in cosignature(s, offset: -60) }  // dated 30 s before the one it replaces
+        },
+        Attack(name: "a cosignature replaced by one dated after its commit", policy: "CosignaturePolicy") { s in
+            replaceCosignature(s) { s in cosignature(s, offset: 86_400) }
+        },
+        Attack(name: "a cosignature replaced by another witness's line", policy: "CosignaturePolicy") { s in
+            replaceCosignature(s) { s in cosignature(s, offset: 30, name: "ngo.example", key: signer2) }
+        },
+        Attack(
+            name: "a witness's later cosignature of a later checkpoint replaces its earlier one",
+            policy: "CosignaturePolicy", conformance: "CosignatureReplacedByLater", accepted: true
+        ) { s in
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
+            addMandate(s, "enrollment:device-32") { newRecordPath(Mandate.self, $0) }
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
         },
     ]
 

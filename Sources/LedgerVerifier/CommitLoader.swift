@@ -219,9 +219,9 @@ struct CommitLoader {
         }
         switch meaning {
         case .allowedSigners:
-            let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+            // Any form of the grammar docs/FORMAT.md states (the decoder is its rule), not only the writer's.
             return LoadedFile(
-                path: path, meaning: meaning, bytes: bytes, isCanonical: signers?.isWriterForm(bytes) ?? true,
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
                     .allowedSigners(try AllowedSigners(text: String(decoding: bytes, as: UTF8.self)))
                 })

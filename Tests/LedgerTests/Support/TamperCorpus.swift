@@ -113,6 +113,18 @@ enum TamperCorpus {
         s.appendRootTree(Surgeon.treeBytes(entries))
     }
 
+    /// The second signer's key as an allowed-signers line writes it (`ssh-ed25519 <base64>`).
+    static let key2 = OpenSSHKey.publicKeyLine(signer2.publicKey)
+
+    /// A rotation commit on the tip, signed by the tip's signer, whose only change is `keys/allowed_signers`.
+    static func rotate(_ s: Surgeon, to bytes: [UInt8]) {
+        s.append(
+            [.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(bytes), mode: mode)],
+            message: "keys: rotate\n\n" + LedgerTrailers(message: s.info(s.tip).message).map {
+                LedgerTrailers(logSize: $0.logSize, logHead: $0.logHead).text
+            }!)
+    }
+
     static func writeInGitDirectory(_ surgeon: Surgeon, _ path: String, _ text: String) {
         let full = surgeon.repository.gitDirectory + path
         try! FileManager.default.createDirectory(
@@ -196,15 +208,25 @@ enum TamperCorpus {
                 componentId: FixtureLedger.authority.componentId, seed: FixtureSeed.repeated(0x66))
             add(s, [(newRecordPath(AuthorityManifest.self, impostor.manifestHash), impostor.manifestBytes)])
         },
+        // docs/FORMAT.md "Allowed signers": the grammar, a subset of what ssh-keygen reads.
         Attack(
-            name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
-        ) {
-            s in
-            let line = "onym-ledger namespaces=git \(OpenSSHKey.publicKeyLine(signer2.publicKey))\n"
-            let current = s.file(LedgerLayout.allowedSignersPath)
-            s.append(
-                [.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(current + Array(line.utf8)), mode: mode)],
-                message: "keys: add\n\n" + LedgerTrailers(message: s.info(s.tip).message)!.text)
+            name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "RecordSchemaPolicy",
+            conformance: "AllowedSignersUnquotedNamespaces"
+        ) { s in
+            rotate(s, to: s.file(LedgerLayout.allowedSignersPath) + Array("onym-ledger namespaces=git \(key2)\n".utf8))
+        },
+        Attack(name: "allowed_signers with a key whose namespaces exclude git", policy: "RecordSchemaPolicy") { s in
+            rotate(s, to: Array("onym-ledger namespaces=\"file\" \(key2)\n".utf8))
+        },
+        Attack(
+            name:
+                "allowed_signers in the full grammar: comments, blank lines, tabs, a quoted principal, namespaces lists",
+            policy: "RecordSchemaPolicy", conformance: "AllowedSignersGrammar", accepted: true
+        ) { s in
+            let text =
+                "# the ledger's signers\n\n\"onym-ledger\"\tnamespaces=\"file,git\" \(key2) release key\n"
+                + "onym-ledger,ops@example.org \(key2)\n  # no final newline\nonym-ledger namespaces=\"git\" \(key2)"
+            rotate(s, to: Array(text.utf8))
         },
         Attack(name: "HEAD names another branch", policy: "RepositoryPolicy") { s in
             writeInGitDirectory(s, "HEAD", "ref: refs/heads/other\n")

@@ -210,18 +210,17 @@ enum TamperCorpus {
         },
         // docs/FORMAT.md "Allowed signers": the grammar, a subset of what ssh-keygen reads.
         Attack(
-            name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "RecordSchemaPolicy",
-            conformance: "AllowedSignersUnquotedNamespaces"
+            name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
         ) { s in
             rotate(s, to: s.file(LedgerLayout.allowedSignersPath) + Array("onym-ledger namespaces=git \(key2)\n".utf8))
         },
-        Attack(name: "allowed_signers with a key whose namespaces exclude git", policy: "RecordSchemaPolicy") { s in
+        Attack(name: "allowed_signers with a key whose namespaces exclude git", policy: "CanonicalFormPolicy") { s in
             rotate(s, to: Array("onym-ledger namespaces=\"file\" \(key2)\n".utf8))
         },
         Attack(
             name:
                 "allowed_signers in the full grammar: comments, blank lines, tabs, a quoted principal, namespaces lists",
-            policy: "RecordSchemaPolicy", conformance: "AllowedSignersGrammar", accepted: true
+            policy: "CanonicalFormPolicy", conformance: "AllowedSignersGrammar", accepted: true
         ) { s in
             let text =
                 "# the ledger's signers\n\n\"onym-ledger\"\tnamespaces=\"file,git\" \(key2) release key\n"

@@ -66,6 +66,14 @@ enum TamperCorpus {
         surgeon.append(files.map { .upsert(path: $0.0, id: surgeon.blob($0.1), mode: mode) }, signing: signing)
     }
 
+    /// `trailers` stating the digest of `entries`' requests and the idempotency key `req-42`.
+    static func keyed(_ trailers: LedgerTrailers, _ entries: [WriteLogEntry]) -> LedgerTrailers {
+        var keyed = trailers
+        keyed.writesDigest = WriteRequest.digest(entries.map(WriteRequest.init(of:)))
+        keyed.idempotencyKey = "req-42"
+        return keyed
+    }
+
     static func entry(_ surgeon: Surgeon, _ sequence: Int64) -> WriteLogEntry {
         try! WriteLogEntry(json: surgeon.json(entryPath(sequence)))
     }
@@ -782,6 +790,46 @@ enum TamperCorpus {
                     forged.writesDigest = ContentAddress(hashing: [9])
                     return forged
                 })
+        },
+        // docs/DECISIONS.md "The retry contract", a rule of the verifier too: a key names one batch.
+        Attack(
+            name: "the same keyed call logged twice", policy: "LogTrailerPolicy", conformance: "IdempotencyKeyReused"
+        ) { s in
+            // Both commits in the second the call was made (02:01:00), so only the rule under test fails.
+            let first = write(7, after: entry(s, 6), at: "2026-08-12T02:01:00Z")
+            appendEntries(s, { _ in [first] }, trailers: { keyed($0, [first]) })
+            // The retry's request is the first call's: its entry differs only in its place in the chain.
+            let again = write(8, after: first, at: "2026-08-12T02:01:00Z")
+            s.append(
+                [.upsert(path: entryPath(8), id: s.blob(again.json), mode: mode)],
+                message: "append: again\n\n"
+                    + keyed(LedgerTrailers(logSize: 8, logHead: again.entryHash), [again]).text,
+                time: s.info(s.tip).time)
+        },
+        Attack(name: "one idempotency key on two commits", policy: "LogTrailerPolicy") { s in
+            let first = write(7, after: entry(s, 6))
+            appendEntries(s, { _ in [first] }, trailers: { keyed($0, [first]) })
+            s.append(
+                [],
+                message: "append: nothing\n\n"
+                    + LedgerTrailers(logSize: 7, logHead: first.entryHash, idempotencyKey: "req-42").text)
+        },
+        Attack(
+            name: "a trailer block with a key git does not read as a trailer", policy: "LogTrailerPolicy",
+            conformance: "TrailerGrammar"
+        ) { s in
+            let trailers = LedgerTrailers(message: s.info(s.tip).message)!
+            s.append(
+                [],
+                message: "append: x\n\n"
+                    + LedgerTrailers(logSize: trailers.logSize, logHead: trailers.logHead).text + "Reviewed by: x\n")
+        },
+        Attack(name: "an idempotency key outside the alphabet", policy: "LogTrailerPolicy") { s in
+            let trailers = LedgerTrailers(message: s.info(s.tip).message)!
+            s.append(
+                [],
+                message: "append: x\n\n" + LedgerTrailers(logSize: trailers.logSize, logHead: trailers.logHead).text
+                    + "\(LedgerTrailers.idempotencyKeyKey): req 42\n")
         },
         Attack(name: "commit without trailers", policy: "LogTrailerPolicy") { s in
             s.append([], message: "append: nothing\n")

@@ -7,9 +7,10 @@ public import LedgerStore
 /// and its delta), and the few rest — the identities of shared bindings, the revocation effects, status
 /// attempts and manifests, and the idempotency keys of the last commits — in one small binary file.
 ///
-/// The small file's bytes: the line `onym-ledger replay state 2 <tip hex>\n`, then a string table (every
-/// distinct binding, identity and authority once: a count, then length-prefixed UTF-8) and the lists, whose
-/// strings are indices into the table; integers are LEB128 varints (`ByteWriter`). Local state, never input:
+/// The small file's bytes: the line `onym-ledger replay state 3 <tip hex>\n`, then a string table (every
+/// distinct binding, identity, authority and idempotency key once: a count, then length-prefixed UTF-8) and
+/// the lists, whose strings are indices into the table, the retry window last (docs/VERIFY.md, "The
+/// auditor's state"); integers are LEB128 varints (`ByteWriter`). Local state, never input:
 /// used only for the tip it names; files that do not parse are ignored and the state rebuilt from the tree.
 public struct ReplayMaps: Sendable {
     /// Where the two parts are kept.

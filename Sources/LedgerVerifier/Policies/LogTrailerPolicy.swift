@@ -12,13 +12,12 @@ public struct LogTrailerPolicy: LedgerPolicy {
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         guard let trailers = step.trailers else {
-            let reason: String
+            // Off the grammar: say how (the loader's trailers are nil exactly when the parse fails).
+            var reason = "the commit message has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers"
             if case .failure(let error) = LedgerTrailers.parse(message: step.commit.message) {
                 reason = error.description
-            } else {
-                reason = "the commit message has no \(LedgerTrailers.sizeKey)/\(LedgerTrailers.headKey) trailers"
             }
-            return [failure(step, "the commit message is off the trailer grammar: \(reason)")]
+            return [failure(step, "off the commit-message grammar (docs/FORMAT.md \"Commits\"): \(reason)")]
         }
         var failures: [PolicyFailure] = []
         if let key = trailers.idempotencyKey, let distance = state.recentIdempotencyKeys.distance(of: key) {

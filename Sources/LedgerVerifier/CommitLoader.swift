@@ -62,27 +62,32 @@ struct CommitLoader {
         }
         clock.lap("load: tree diff")
 
-        // Read the added whitelisted files within limits (and a rotated allowed_signers).
+        // Read the added whitelisted files within limits, and the replaced ones (a rotated allowed_signers,
+        // the checkpoint, a witness's newer cosignature), which meet every rule an added file meets.
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
         var locations: [(batch: Int64?, blob: ObjectID)] = []
+        var replacedCosignatures: [Int: [UInt8]] = [:]
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
-            guard
-                change.kind == .added
-                    || (change.kind == .modified
-                        && (change.path == LedgerLayout.allowedSignersPath
-                            || change.path == LedgerLayout.checkpointPath))
+            guard change.kind == .added || (change.kind == .modified && LedgerLog.isReplaceable(change.path))
             else { continue }
             guard let located = change.located, let size = change.size,
                 size <= Limits.maxRecordBytes,
                 pending.count < Self.maxFilesPerCommit
             else { continue }
             guard let blob = change.id else { continue }
+            if change.kind == .modified, case .cosignature = located.meaning, let parentTree,
+                let replaced = try repository.entry(at: change.path, inTree: parentTree)
+            {
+                // What a replaced cosignature is compared with: the one its parent stored (verified then).
+                replacedCosignatures[pending.count] = try repository.readBlob(replaced.id, limit: Limits.maxRecordBytes)
+            }
             pending.append((change.path, located.meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
             locations.append((located.batch, blob))
         }
         clock.lap("load: read blobs")
         let files = Self.decodeInParallel(pending)
         for index in files.indices { (files[index].batch, files[index].blob) = locations[index] }
+        for (index, bytes) in replacedCosignatures { files[index].replacedBytes = bytes }
         clock.lap("load: decode (parallel)")
 
         let signature: CommitSignature
@@ -214,9 +219,9 @@ struct CommitLoader {
         }
         switch meaning {
         case .allowedSigners:
-            let signers = try? AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+            // Any form of the grammar docs/FORMAT.md states (the decoder is its rule), not only the writer's.
             return LoadedFile(
-                path: path, meaning: meaning, bytes: bytes, isCanonical: signers?.isWriterForm(bytes) ?? true,
+                path: path, meaning: meaning, bytes: bytes, isCanonical: true,
                 content: result { () throws(LedgerFormatError) -> FileContent in
                     .allowedSigners(try AllowedSigners(text: String(decoding: bytes, as: UTF8.self)))
                 })

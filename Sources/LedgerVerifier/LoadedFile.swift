@@ -1,7 +1,7 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// One added file, loaded and decoded.
+/// One file a commit adds (or replaces, where the format allows it), loaded and decoded.
 ///
 /// A class, not a struct: every policy walks every file of a commit, and copying a file's fields (path,
 /// bytes, the decoded record, the checks) cost a fifth of a full verify in retains and releases. It is
@@ -21,6 +21,8 @@ public final class LoadedFile: @unchecked Sendable {
     public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
     public var checks = RecordChecks()
+    /// For a cosignature the commit replaces (`cosignatures/<key ID>`): the bytes its parent stored there.
+    public var replacedBytes: [UInt8]? = nil
 
     public init(
         path: String, meaning: LedgerLayout.PathMeaning, bytes: [UInt8], isCanonical: Bool,

@@ -9,8 +9,12 @@
 /// names an object by id — and every chain is followed with cycle detection and a depth bound, each
 /// object once. Pure (bytes in, a reason out), so the git-object fuzzer exercises it directly.
 enum PackStructure {
-    /// Longest delta chain accepted (git's default `--depth` is 50; `git repack` allows up to 4 095).
+    /// Most deltas one chain may hold, counted as git's `--depth` counts them: an object stored whole has
+    /// depth 0, a delta one more than its base (git's default is 50; `git repack` allows up to 4 095).
+    /// docs/VERIFY.md: "a chain of more than 10 000 deltas" stops the run, so 10 000 is accepted.
     static let maxDeltaDepth = 10_000
+    /// Most objects one chain may hold: its deltas and the object stored whole at its end.
+    static let maxChainObjects = maxDeltaDepth + 1
     /// How far the scan moves through a pack between releases of what it read (``violation(_:release:)``).
     static let releaseStride = 32 << 20
 
@@ -146,8 +150,9 @@ enum PackStructure {
                         return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is cyclic"
                     }
                     chain.append(current)
-                    guard chain.count <= maxDeltaDepth else {
-                        return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth)"
+                    guard chain.count <= maxChainObjects else {
+                        return
+                            "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth) deltas"
                     }
                     let base: Base
                     do {
@@ -168,8 +173,9 @@ enum PackStructure {
                     }
                     break
                 }
-                guard chain.count + below <= maxDeltaDepth else {
-                    return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth)"
+                guard chain.count + below <= maxChainObjects else {
+                    return
+                        "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth) deltas"
                 }
                 for (position, key) in chain.enumerated() where below > 0 || position < chain.count - 1 {
                     depth[key] = chain.count - position + below

@@ -5,11 +5,12 @@ public import LedgerStore
 /// auditor's, the writer's) so a run that continues from the checkpoint reads only the new commits and the
 /// bindings they touch: every binding's record in a ``BindingTable`` (a sorted table mapped into memory,
 /// and its delta), and the few rest — the identities of shared bindings, the revocation effects, status
-/// attempts and manifests — in one small binary file.
+/// attempts and manifests, and the idempotency keys of the last commits — in one small binary file.
 ///
-/// The small file's bytes: the line `onym-ledger replay state 2 <tip hex>\n`, then a string table (every
-/// distinct binding, identity and authority once: a count, then length-prefixed UTF-8) and the lists, whose
-/// strings are indices into the table; integers are LEB128 varints (`ByteWriter`). Local state, never input:
+/// The small file's bytes: the line `onym-ledger replay state 3 <tip hex>\n`, then a string table (every
+/// distinct binding, identity, authority and idempotency key once: a count, then length-prefixed UTF-8) and
+/// the lists, whose strings are indices into the table, the retry window last (docs/VERIFY.md, "The
+/// auditor's state"); integers are LEB128 varints (`ByteWriter`). Local state, never input:
 /// used only for the tip it names; files that do not parse are ignored and the state rebuilt from the tree.
 public struct ReplayMaps: Sendable {
     /// Where the two parts are kept.
@@ -28,8 +29,9 @@ public struct ReplayMaps: Sendable {
     public var revocations: [DesignationRevocation.Effect]
     public var statusAttempts: [StatusAttempt]
     public var manifests: [AuthorityManifest]
+    public var recentIdempotencyKeys: RecentIdempotencyKeys
 
-    static let magic = "onym-ledger replay state 2"
+    static let magic = "onym-ledger replay state 3"
 
     public init(of state: ReplayState) {
         bindings = state.bindings
@@ -37,6 +39,7 @@ public struct ReplayMaps: Sendable {
         revocations = state.revocations
         statusAttempts = state.statusAttempts
         manifests = state.manifests
+        recentIdempotencyKeys = state.recentIdempotencyKeys
     }
 
     /// Puts the maps into `state`.
@@ -46,6 +49,7 @@ public struct ReplayMaps: Sendable {
         state.revocations = revocations
         state.statusAttempts = statusAttempts
         state.manifests = manifests
+        state.recentIdempotencyKeys = recentIdempotencyKeys
     }
 
     /// The maps the files at `paths` hold for `tip`; nil when either is missing, stale or damaged.
@@ -102,6 +106,9 @@ public struct ReplayMaps: Sendable {
         for attempt in statusAttempts { body.raw(CanonicalJSON.encode(attempt.json)) }
         body.count(manifests.count)
         for manifest in manifests { body.raw(manifest.rawBytes) }
+        // The retry window: one slot per commit, oldest first — 0 for none, else 1 + the key's string index.
+        body.count(recentIdempotencyKeys.slots.count)
+        for slot in recentIdempotencyKeys.slots { body.count(slot.map { table.index($0) + 1 } ?? 0) }
 
         var file = ByteWriter(reserving: body.bytes.count + 32 * table.strings.count + 128)
         for byte in "\(Self.magic) \(tip.hex)\n".utf8 { file.byte(byte) }
@@ -160,7 +167,14 @@ public struct ReplayMaps: Sendable {
         } catch {
             throw ByteReader.Malformed()
         }
-        guard reader.atEnd else { throw ByteReader.Malformed() }
+        var slots: [String?] = []
+        for _ in 0..<(try reader.count()) {
+            let slot = try reader.varint()
+            guard slot <= UInt64(strings.count) else { throw ByteReader.Malformed() }
+            slots.append(slot == 0 ? nil : strings[Int(slot - 1)])
+        }
+        guard reader.atEnd, slots.count <= LedgerTrailers.retryWindow else { throw ByteReader.Malformed() }
+        recentIdempotencyKeys = RecentIdempotencyKeys(slots: slots)
         bindings = BindingTable()
         identities = BindingIdentities(shared: shared)
         self.revocations = revocations

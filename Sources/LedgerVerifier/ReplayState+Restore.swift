@@ -54,6 +54,7 @@ extension ReplayState {
             maps.restore(into: &state)
             return
         }
+        state.recentIdempotencyKeys = try RecentIdempotencyKeys.read(endingAt: commit, repository: repository)
         // Without the maps: every binding's identity, last write and facts, from the tree.
         var records: [String: BindingRecord] = [:]
         state.identities = BindingIdentities()

@@ -35,6 +35,8 @@ public struct ReplayState: Sendable {
     public var log = CompactRange()
     /// The body (origin, size, root) of the checkpoint in force: what a witness's cosignature must sign.
     public var checkpointBody: String?
+    /// The idempotency keys of the last commits (the writer's retry window): a key names one batch in it.
+    public var recentIdempotencyKeys = RecentIdempotencyKeys()
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -151,5 +153,6 @@ public struct ReplayState: Sendable {
         logSize = position.size
         logHead = position.head
         for leaf in step.leafHashes { log.append(leaf) }
+        recentIdempotencyKeys.advance(step.trailers?.idempotencyKey)
     }
 }

@@ -120,7 +120,7 @@ public final class LedgerState {
     }
 
     /// How many recent batches a retried append is recognized in (see ``batch(withIdempotencyKey:)``).
-    public static let retryWindow = 256
+    public static let retryWindow = LedgerTrailers.retryWindow
 
     /// The trailers of the batch among the last ``retryWindow`` that carries `key`, with its commit: the
     /// first attempt of a retried append landed before its process could acknowledge it.

@@ -44,6 +44,26 @@ struct HostileObjectTests {
         #expect(past.contains(GitObjectPolicy.name))
     }
 
+    /// docs/FORMAT.md and docs/VERIFY.md state one depth limit, the code's, which the deepest path on the
+    /// whitelist (`batches/<N[0..7]>/<N>/<kind>/<a>/<hex>.json`) reaches exactly.
+    @Test func theDepthLimitIsTheDeepestWhitelistedPathsAndBothDocsSayIt() throws {
+        func folders(_ path: String) -> Int { path.split(separator: "/").count - 1 }
+        let record = LedgerLayout.recordPath(Mandate.self, ContentAddress(hashing: []), batch: 1)
+        #expect(CommitLoader.maxTreeDepth == 5)
+        #expect(folders(record) == CommitLoader.maxTreeDepth)
+        #expect(folders(LedgerLayout.manifestSignaturePath(ContentAddress(hashing: []), batch: 1)) <= 5)
+        #expect(folders(LedgerLayout.logEntryPath(1)) <= CommitLoader.maxTreeDepth)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for doc in ["docs/FORMAT.md", "docs/VERIFY.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(doc), encoding: .utf8)
+                .replacingOccurrences(of: "\n  ", with: " ").replacingOccurrences(of: "\n", with: " ")
+            let statesTheLimit = text.contains("at most 5 folders above its file in any path")
+            let statesAnother = text.contains("4 folders deep") || text.contains("folders at most 5 deep")
+            #expect(statesTheLimit && !statesAnother, "\(doc) states the depth limit as the code has it")
+        }
+    }
+
     @Test func treeSizeIsReadUpToTheLimitAndRefusedPastIt() throws {
         // Entries of 6 + 1 + 69 + 1 + 20 = 97 bytes: as many as fit in the limit, then one more.
         let perEntry = 97

@@ -78,8 +78,10 @@ struct PackScanTests {
             }
             return [(ids[0], .blob)] + (1...deltas).map { (ids[$0], Object.refDelta(base: ids[$0 - 1])) }
         }
-        #expect(Self.violation(chain(PackStructure.maxDeltaDepth - 1)) == nil)  // the chain holds maxDeltaDepth objects
-        #expect(Self.violation(chain(PackStructure.maxDeltaDepth))?.contains("longer than") == true)
+        // docs/VERIFY.md: a chain of more than 10 000 deltas is refused; one of exactly 10 000 is read.
+        #expect(PackStructure.maxDeltaDepth == 10_000)
+        #expect(Self.violation(chain(10_000)) == nil)
+        #expect(Self.violation(chain(10_001))?.contains("longer than 10000 deltas") == true)
     }
 
     /// A REF_DELTA base is found in its own pack only (libgit2's `get_delta_base`). A cycle inside one pack

@@ -147,7 +147,10 @@ struct PolicyUnitTests {
             policy: LogTrailerPolicy(), name: "no trailers",
             files: { last in [entryFile(TamperCorpus.write(7, after: last))] },
             message: "append: no trailers\n",
-            reasons: ["the commit message has no Onym-Ledger-Log-Size/Onym-Ledger-Log-Head trailers"]),
+            reasons: [
+                "off the commit-message grammar (docs/FORMAT.md \"Commits\"): the commit message has no blank line "
+                    + "before its trailers"
+            ]),
     ]
 
     @Test(arguments: vectors)

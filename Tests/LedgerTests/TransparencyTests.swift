@@ -174,6 +174,74 @@ struct TransparencyTests {
         return (result.status, result.stdout + result.stderr)
     }
 
+    static let noteChecker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Interop/notecheck").path
+
+    /// The checkpoint notes whose signature lines the interop test judges, by name: the log key's line good
+    /// or bad (one byte flipped), alone, twice, or beside a line by a key the reader does not know.
+    static func checkpointNotes() -> (key: NoteKey, notes: [(name: String, note: SignedNote)]) {
+        let signer = Ed25519.PrivateKey(seed: [UInt8](repeating: 7, count: 32))!
+        let stranger = Ed25519.PrivateKey(seed: [UInt8](repeating: 8, count: 32))!
+        let origin = "example.onym.invalid/log"
+        let key = NoteKey(name: origin, type: NoteKey.ed25519, publicKey: signer.publicKey)!
+        let text = TreeHead(origin: origin, size: 3, root: ContentAddress(hashing: [3])).text
+        let good = SignedNote.sign(text, name: origin, with: signer)!
+        var flipped = good.payload
+        flipped[10] ^= 1
+        let bad = SignedNote.Signature(name: good.name, keyID: good.keyID, payload: flipped)
+        let unknown = SignedNote.sign(text, name: "other.example/log", with: stranger)!
+        let lines: [(String, [SignedNote.Signature])] = [
+            ("good", [good]), ("bad", [bad]), ("bad-then-good", [bad, good]), ("good-then-bad", [good, bad]),
+            ("good-twice", [good, good]), ("good-and-unknown", [good, unknown]),
+            ("unknown-then-good", [unknown, good]),
+            ("unknown-only", [unknown]),
+        ]
+        return (key, lines.map { ($0.0, SignedNote(text: text, signatures: $0.1)) })
+    }
+
+    /// docs/FORMAT.md "Checkpoints": a ledger's checkpoint carries exactly one signature line, the log key's,
+    /// which verifies. The stock C2SP client (golang.org/x/mod's sumdb/note, built here from Debian's
+    /// golang-golang-x-mod-dev) accepts every checkpoint the verifier accepts — the verifier is at least as
+    /// strict — and where they differ it is by the decision written down: an extra line by an unknown key,
+    /// which C2SP clients ignore, and a log-key line repeated, which x/mod drops unread.
+    @Test func checkpointSignatureLinesAreJudgedAtLeastAsStrictlyAsXMod() throws {
+        let scratch = ScratchDirectory()
+        let (key, notes) = Self.checkpointNotes()
+        try key.description.write(toFile: scratch.path("vkey"), atomically: true, encoding: .utf8)
+        for (name, note) in notes {
+            try note.formatted.write(toFile: scratch.path(name), atomically: true, encoding: .utf8)
+        }
+        let result = runProcess(
+            "go", ["run", "main.go", scratch.path("vkey")] + notes.map { scratch.path($0.name) },
+            cwd: URL(fileURLWithPath: Self.noteChecker),
+            environment: [
+                "GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOCACHE": scratch.path("gocache"),
+                "HOME": scratch.path("home"), "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            ])
+        // Without go (Debian's golang-go) this fails: the comparison never passes silently.
+        #expect(result.status == 0, "go run notecheck: \(result.stdout) \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        func goAccepts(_ name: String) -> Bool? {
+            if lines.contains(where: { $0 == "accept \(scratch.path(name))" }) { return true }
+            if lines.contains(where: { $0.hasPrefix("reject \(scratch.path(name)):") }) { return false }
+            return nil
+        }
+        var verdicts: [String: (ours: Bool, go: Bool?)] = [:]
+        for (name, note) in notes {
+            let parsed = try SignedNote(parsing: note.formatted)
+            verdicts[name] = (parsed.checkpointSignatureProblem(logKey: key) == nil, goAccepts(name))
+        }
+        for (name, verdict) in verdicts {
+            #expect(verdict.go != nil, "x/mod said nothing about \(name): \(result.stdout)")
+            if verdict.ours { #expect(verdict.go == true, "\(name): accepted here, refused by x/mod") }
+        }
+        #expect(verdicts.filter(\.value.ours).map(\.key) == ["good"])
+        #expect(verdicts["bad-then-good"]?.go == false)  // what the red team's checkpoint meets in x/mod
+        for name in ["good", "good-then-bad", "good-twice", "good-and-unknown", "unknown-then-good"] {
+            #expect(verdicts[name]?.go == true, "\(name): x/mod accepts it")
+        }
+    }
+
     @Test(arguments: [0, 1, 255, 256, 257, 3000])
     func xModAcceptsOurCheckpointTilesAndProofs(size: Int) throws {
         let result = try Self.checkWithGo(size: size)

@@ -122,6 +122,77 @@ struct WitnessTests {
         #expect(behind.stdout.contains("cosigned an older checkpoint"))
     }
 
+    /// docs/FORMAT.md "Witnesses": a replaced cosignature meets every rule an added one meets. `append` of a
+    /// witness's stale cosigned note (an older checkpoint) over its current one is refused, as `verify`
+    /// refuses a commit that makes it; the later cosignature replacing the earlier one is stored.
+    @Test func appendRefusesAStaleCosignatureOverTheCurrentOne() throws {
+        let scenario = Self.ledger()
+        let trust = Self.trust(scenario)
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        let first = auditor.cosign(scenario.ledger, trust: trust, scenario: scenario)
+        #expect(first.status == 0, "\(first.stderr)")
+        func store(_ note: String, at: String) -> (status: Int32, stdout: String, stderr: String) {
+            CLI.run(["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at, note])
+        }
+        #expect(store(first.note, at: Self.storedAt).status == 0)
+        scenario.append(
+            [scenario.file(scenario.mandate(binding: "enrollment:device-2"))], at: "2026-08-12T02:00:00Z")
+        let second = auditor.cosign(scenario.ledger, trust: trust, scenario: scenario, at: "2026-08-12T03:00:00Z")
+        #expect(second.status == 0, "\(second.stderr)")
+        let later = store(second.note, at: "2026-08-12T04:00:00Z")
+        #expect(later.status == 0, "\(later.stdout) \(later.stderr)")
+        let stale = store(first.note, at: "2026-08-12T04:00:00Z")
+        #expect(stale.status == 65, "\(stale.stdout) \(stale.stderr)")  // refused, nothing written
+        #expect(
+            (stale.stdout + stale.stderr).contains("CosignaturePolicy"), "\(stale.stdout) \(stale.stderr)")
+        let verified = CLI.run(["verify", scenario.ledger, "--trust", trust, "--witness", auditor.vkey])
+        #expect(verified.status == 0, "\(verified.stdout)")
+    }
+
+    /// A witness is its key (docs/VERIFY.md, "Witness quorum"): a key given twice, or under two names,
+    /// counts once toward a quorum, in `verify --witness` and `check-proof --witness` alike.
+    @Test func aQuorumCountsKeysNotNames() throws {
+        let scenario = Self.ledger()
+        let trust = Self.trust(scenario)
+        var auditor = Self.witness("auditor.example", seed: "21", scenario)
+        var alias = Self.witness("alias.example", seed: "21", scenario)  // the auditor's key under another name
+        var ngo = Self.witness("ngo.example", seed: "22", scenario)
+        let cosigned = auditor.cosign(scenario.ledger, trust: trust, scenario: scenario)
+        let aliased = alias.cosign(scenario.ledger, trust: trust, scenario: scenario)
+        #expect(
+            cosigned.status == 0 && aliased.status == 0
+                && ngo.cosign(scenario.ledger, trust: trust, scenario: scenario).status == 0)
+        // The vendor stores the auditor's cosignature under both names; the NGO's is never stored.
+        let stored = CLI.run([
+            "append", scenario.ledger, "--signing-key", scenario.signer, "--at", Self.storedAt, cosigned.note,
+            aliased.note,
+        ])
+        #expect(stored.status == 0, "\(stored.stdout) \(stored.stderr)")
+        let twice = ["--witness", auditor.vkey, "--witness", auditor.vkey, "--witness", ngo.vkey, "--quorum", "2"]
+        let twoNames = ["--witness", auditor.vkey, "--witness", alias.vkey]
+        let verifiedTwice = CLI.run(["verify", scenario.ledger, "--trust", trust] + twice)
+        #expect(verifiedTwice.status == 3, "\(verifiedTwice.stdout)")
+        #expect(verifiedTwice.stdout.contains("1 of the 2 witness cosignatures required"), "\(verifiedTwice.stdout)")
+        let verifiedTwoNames = CLI.run(["verify", scenario.ledger, "--trust", trust, "--quorum", "2"] + twoNames)
+        #expect(verifiedTwoNames.status == 64, "\(verifiedTwoNames.stdout)")
+        #expect(verifiedTwoNames.stderr.contains("a witness is its key"), "\(verifiedTwoNames.stderr)")
+        // One witness under two names meets the default quorum: all the witnesses given, here one.
+        #expect(CLI.run(["verify", scenario.ledger, "--trust", trust] + twoNames).status == 0)
+        // check-proof counts the same way over the cosignatures a proof carries.
+        let proved = CLI.run(["prove", scenario.ledger, "ledger.json", "--trust", trust])
+        #expect(proved.status == 0, "\(proved.stderr)")
+        let proofFile = scenario.scratch.path("descriptor.tlog-proof")
+        try proved.stdout.write(toFile: proofFile, atomically: true, encoding: .utf8)
+        let descriptor = try #require(scenario.show("ledger.json"))
+        let logKey = try #require(try CanonicalJSON.parse(Array(descriptor.utf8))["log"]?.stringValue)
+        let checkedTwice = CLI.run(["check-proof", proofFile, "--log-key", logKey] + twice)
+        #expect(checkedTwice.status == 1, "\(checkedTwice.stdout)")
+        #expect(checkedTwice.stdout.contains("NOT PROVEN: 1 of the 2 witness cosignatures"), "\(checkedTwice.stdout)")
+        let checkedTwoNames = CLI.run(["check-proof", proofFile, "--log-key", logKey, "--quorum", "2"] + twoNames)
+        #expect(checkedTwoNames.status == 64, "\(checkedTwoNames.stdout)")
+        #expect(CLI.run(["check-proof", proofFile, "--log-key", logKey] + twoNames).status == 0)
+    }
+
     @Test func aSplitViewIsSeenTheMomentTheOtherBranchReachesAWitness() throws {
         let scenario = Self.ledger()
         var auditor = Self.witness("auditor.example", seed: "21", scenario)

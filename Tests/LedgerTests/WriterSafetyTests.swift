@@ -88,7 +88,7 @@ struct WriterSafetyTests {
 
         let retry = CLI.run(arguments)
         #expect(retry.status == 0, "\(retry.stderr)")
-        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=%B"]).stdout
+        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=format:%B"]).stdout
         #expect(LedgerTrailers(message: message)?.logSize == 2)
         #expect(scenario.commits.count == 3)
         #expect(scenario.show(LedgerLayout.logEntryPath(3)) == nil)

@@ -18,7 +18,7 @@ struct WriterTests {
         #expect(descriptor.countersigningKeys(for: scenario.authority.componentId).count == 1)
         let signers = try #require(scenario.show("keys/allowed_signers"))
         #expect(signers.hasPrefix("onym-ledger namespaces=\"git\" ssh-ed25519 "))
-        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=%B"]).stdout
+        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=format:%B"]).stdout
         #expect(LedgerTrailers(message: message) == .empty)
         // A second init refuses.
         #expect(CLI.run(scenario.initArguments()).status == 65)
@@ -98,7 +98,7 @@ struct WriterTests {
         ])
         let result = scenario.append([scenario.file(export)], at: "2026-08-11T01:00:00Z")
         #expect(result.stdout.contains("2 already present"))
-        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=%B"]).stdout
+        let message = runProcess("git", ["--git-dir", scenario.ledger, "log", "-1", "--format=format:%B"]).stdout
         #expect(LedgerTrailers(message: message)?.logSize == 3)
         #expect(LedgerTrailers(message: message)?.logHead == third.entryHash)
     }

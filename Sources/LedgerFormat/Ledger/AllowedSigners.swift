@@ -1,8 +1,9 @@
 /// `keys/allowed_signers` in git's allowed-signers format (ssh-keygen(1) "ALLOWED SIGNERS"):
-/// `principals [options] ssh-ed25519 <base64> [comment]`, one key per line.
+/// `principals [options] ssh-ed25519 <base64> [comment]`, one key per line (docs/FORMAT.md states the
+/// grammar read here).
 ///
-/// The ledger writes `onym-ledger namespaces="git" ssh-ed25519 AAAA… comment`. It reads only what
-/// it can decide without a clock: `valid-after`/`valid-before` and `cert-authority` are refused,
+/// The ledger writes one form, `onym-ledger namespaces="git" ssh-ed25519 AAAA…` (``text``). It reads
+/// only what it can decide without a clock: `valid-after`/`valid-before` and `cert-authority` are refused,
 /// since key validity is decided by ledger position, never by a date (DESIGN §5).
 public struct AllowedSigners: Sendable, Equatable {
     public static let principal = "onym-ledger"
@@ -32,61 +33,93 @@ public struct AllowedSigners: Sendable, Equatable {
         entries.removeAll { $0.key == key }
     }
 
+    /// Reads the file in the grammar docs/FORMAT.md "Allowed signers" states (a subset of what ssh-keygen(1)
+    /// "ALLOWED SIGNERS" reads, so stock git trusts every key the verifier trusts): LF-separated lines,
+    /// the last LF optional; blank lines and lines whose first non-blank character is `#` are ignored; every
+    /// other line is `principals [namespaces="LIST"] ssh-ed25519 BASE64 [comment]`, fields separated by
+    /// spaces or tabs.
     public init(text: String) throws(LedgerFormatError) {
         var entries: [Entry] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(rawLine).trimmingWhitespace
-            if line.isEmpty || line.hasPrefix("#") { continue }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let path = "\(LedgerLayout.allowedSignersPath):\(index + 1)"
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard fields.count >= 3 else {
-                throw LedgerFormatError(.invalidSSHKey, "expected 'principals [options] ssh-ed25519 KEY'", path: path)
-            }
-            var cursor = 1
-            if fields[1] != OpenSSHKey.keyType {
-                // The only option accepted is a namespaces list that includes "git".
-                let option = fields[1]
-                guard option.hasPrefix("namespaces=") else {
-                    throw LedgerFormatError(
-                        .invalidSSHKey, "unsupported allowed-signers option '\(option)'", path: path)
-                }
-                var list = Substring(option.dropFirst("namespaces=".count))
-                if list.hasPrefix("\""), list.hasSuffix("\""), list.count >= 2 { list = list.dropFirst().dropLast() }
-                guard list.split(separator: ",").contains("git") else {
-                    throw LedgerFormatError(.invalidSSHKey, "the key's namespaces exclude git", path: path)
-                }
-                cursor = 2
-            }
-            guard fields.count > cursor + 1, fields[cursor] == OpenSSHKey.keyType else {
-                throw LedgerFormatError(.invalidSSHKey, "only ssh-ed25519 keys are accepted", path: path)
-            }
-            let key: Ed25519.PublicKey
-            do throws(LedgerFormatError) {
-                key = try OpenSSHKey.parsePublicKey("\(fields[cursor]) \(fields[cursor + 1])")
-            } catch {
-                throw LedgerFormatError(.invalidSSHKey, error.reason, path: path)
-            }
-            let comment = fields.count > cursor + 2 ? fields[(cursor + 2)...].joined(separator: " ") : ""
-            entries.append(Entry(principals: fields[0], key: key, comment: comment))
+            if let entry = try Self.entry(line, path: path) { entries.append(entry) }
         }
         self.entries = entries
     }
 
-    /// Whether `bytes` are exactly what a ledger writer writes for these entries: one
-    /// `onym-ledger namespaces="git" ssh-ed25519 <base64>` line per key, no comments, no repeated key,
-    /// LF line ends. A ledger's `keys/allowed_signers` must be in this form (issue 12): it is a subset of
-    /// what `ssh-keygen -Y verify` accepts, so stock git and the verifier read the same signers.
-    public func isWriterForm(_ bytes: [UInt8]) -> Bool {
-        guard !entries.isEmpty, Set(keys).count == entries.count,
-            entries.allSatisfy({ $0.principals == Self.principal && $0.comment.isEmpty })
-        else { return false }
-        return Array(text.utf8) == bytes
+    /// One line: nil for a blank or `#` comment line, else its entry; refused when off the grammar.
+    static func entry(_ line: Substring, path: String) throws(LedgerFormatError) -> Entry? {
+        func refuse(_ reason: String) -> LedgerFormatError { LedgerFormatError(.invalidSSHKey, reason, path: path) }
+        guard !line.contains("\r") else { throw refuse("a carriage return: lines end in LF alone") }
+        var fields = FieldScanner(line)
+        guard let first = fields.next(), !first.hasPrefix("#") else { return nil }
+        var principals = first
+        if first.hasPrefix("\"") {
+            guard first.count >= 3, first.hasSuffix("\""), !first.dropFirst().dropLast().contains("\"") else {
+                throw refuse("a quoted principal is one \"…\" without inner quotes")
+            }
+            principals = first.dropFirst().dropLast()
+        } else if first.contains("\"") {
+            throw refuse("a principal holds no quote unless the whole field is quoted")
+        }
+        guard var field = fields.next() else {
+            throw refuse("expected 'principals [namespaces=\"…\"] ssh-ed25519 KEY [comment]'")
+        }
+        if field != OpenSSHKey.keyType {
+            try Self.checkOptions(field, refuse: refuse)
+            guard let next = fields.next() else { throw refuse("no key after the options") }
+            field = next
+        }
+        guard field == OpenSSHKey.keyType, let base64 = fields.next() else {
+            throw refuse("only ssh-ed25519 keys are accepted")
+        }
+        let key: Ed25519.PublicKey
+        do throws(LedgerFormatError) {
+            key = try OpenSSHKey.parsePublicKey("\(field) \(base64)")
+        } catch {
+            throw refuse(error.reason)
+        }
+        return Entry(principals: String(principals), key: key, comment: String(fields.rest))
     }
 
+    /// The one option accepted: `namespaces="LIST"`, LIST comma-separated names (letters, digits and
+    /// `. _ - @ + / :`, none empty) that include `git`. Wildcards and negations, `cert-authority` and the
+    /// dated `valid-after`/`valid-before` are refused: a key here signs commits by position, never by date.
+    static func checkOptions(_ field: Substring, refuse: (String) -> LedgerFormatError) throws(LedgerFormatError) {
+        let prefix = "namespaces=\""
+        guard field.hasPrefix(prefix), field.hasSuffix("\""), field.count > prefix.count else {
+            throw refuse("unsupported allowed-signers option '\(field)': only namespaces=\"…\", quoted")
+        }
+        let list = field.dropFirst(prefix.count).dropLast()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@+/:")
+        let names = list.split(separator: ",", omittingEmptySubsequences: false)
+        guard names.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
+            throw refuse("namespaces=\"\(list)\" is not a comma-separated list of plain names")
+        }
+        guard names.contains("git") else { throw refuse("the key's namespaces exclude git") }
+    }
+
+    /// Splits a line into fields separated by runs of spaces and tabs.
+    struct FieldScanner {
+        var rest: Substring
+
+        init(_ line: Substring) { rest = line.drop { $0 == " " || $0 == "\t" } }
+
+        /// The next field, nil at the end of the line.
+        mutating func next() -> Substring? {
+            guard !rest.isEmpty else { return nil }
+            let field = rest.prefix { $0 != " " && $0 != "\t" }
+            rest = rest.dropFirst(field.count).drop { $0 == " " || $0 == "\t" }
+            return field
+        }
+    }
+
+    /// The one form a writer writes, whatever form it read: one
+    /// `onym-ledger namespaces="git" ssh-ed25519 <base64>` line per key, each key once, every line ended by
+    /// LF, no comments (docs/FORMAT.md "Allowed signers"; the verifier reads the whole grammar).
     public var text: String {
-        entries.map { entry in
-            let line = "\(entry.principals) namespaces=\"git\" \(OpenSSHKey.publicKeyLine(entry.key))"
-            return entry.comment.isEmpty ? line : line + " " + entry.comment
-        }.joined(separator: "\n") + "\n"
+        var seen: [Ed25519.PublicKey] = []
+        for key in keys where !seen.contains(key) { seen.append(key) }
+        return seen.map { "\(Self.principal) namespaces=\"git\" \(OpenSSHKey.publicKeyLine($0))\n" }.joined()
     }
 }

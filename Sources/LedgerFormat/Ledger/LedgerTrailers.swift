@@ -42,36 +42,82 @@ public struct LedgerTrailers: Equatable, Sendable {
         return text
     }
 
-    /// Reads the trailers from a commit message: both keys exactly once, in the last paragraph.
+    /// Reads the trailers from a commit message in the grammar docs/FORMAT.md "Commits" states; nil when the
+    /// message breaks it (``parse(message:)`` says how).
     public init?(message: String) {
-        let paragraphs = message.split(separator: "\n\n", omittingEmptySubsequences: true)
-        guard let last = paragraphs.last else { return nil }
-        var size: Int64?
-        var head: String?
-        var writes: ContentAddress?
-        var key: String?
-        for line in last.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace }
-            guard parts.count == 2 else { continue }
-            switch parts[0] {
-            case Self.sizeKey:
-                guard size == nil, let value = Int64(parts[1]), value >= 0 else { return nil }
-                size = value
-            case Self.headKey:
-                guard head == nil, parts[1] == WriteLogEntry.genesis || ContentAddress(hex: String(parts[1])) != nil
-                else { return nil }
-                head = String(parts[1])
-            case Self.writesKey:
-                guard writes == nil, let digest = ContentAddress(hex: String(parts[1])) else { return nil }
-                writes = digest
-            case Self.idempotencyKeyKey:
-                guard key == nil, Self.isValidIdempotencyKey(String(parts[1])) else { return nil }
-                key = String(parts[1])
-            default:
-                continue
-            }
-        }
-        guard let size, let head else { return nil }
-        self.init(logSize: size, logHead: head, writesDigest: writes, idempotencyKey: key)
+        guard case .success(let trailers) = Self.parse(message: message) else { return nil }
+        self = trailers
     }
+
+    /// Why a commit message is off the grammar.
+    public struct GrammarError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A commit message in the grammar of docs/FORMAT.md "Commits" — the one every ledger commit has, so
+    /// that git's `interpret-trailers` and this reader see the same trailers: a one-line summary (not
+    /// starting with `---`, git's patch divider), one blank line, then the trailer block to the end: one or
+    /// more lines `<key>: <value>` each ended by LF, `<key>` one of the four this format defines (each at
+    /// most once, size and head required, any order), one space after the colon, the value in its key's
+    /// grammar with no space around it. No CR, no continuation lines, no other lines, nothing after.
+    public static func parse(message: String) -> Result<LedgerTrailers, GrammarError> {
+        func refuse(_ reason: String) -> Result<LedgerTrailers, GrammarError> {
+            .failure(GrammarError(description: reason))
+        }
+        guard !message.contains("\r") else { return refuse("the commit message holds a carriage return") }
+        guard let split = message.firstRange(of: "\n\n") else {
+            return refuse("the commit message has no blank line before its trailers")
+        }
+        let summary = message[..<split.lowerBound]
+        guard !summary.isEmpty, !summary.contains("\n"), !summary.hasPrefix("---") else {
+            return refuse("the commit message's summary is one line (not starting with ---) before the blank line")
+        }
+        let block = message[split.upperBound...]
+        guard block.hasSuffix("\n") else { return refuse("the trailer block ends with a line feed") }
+        var values: [String: String] = [:]
+        for line in block.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let colon = line.firstIndex(of: ":"), Self.keys.contains(String(line[..<colon])) else {
+                return refuse("'\(line)' is not a trailer of this format (\(Self.keys.joined(separator: ", ")))")
+            }
+            let key = String(line[..<colon])
+            let rest = line[line.index(after: colon)...]
+            let value = rest.dropFirst()
+            guard rest.hasPrefix(" "), !value.isEmpty, value.first != " ", value.last != " ", !value.contains("\t")
+            else { return refuse("\(key): one space after the colon, then the value with no space around it") }
+            guard values[key] == nil else { return refuse("\(key) is stated twice") }
+            values[key] = String(value)
+        }
+        guard let sizeText = values[sizeKey], let size = Int64(sizeText), size >= 0,
+            sizeText == String(size)
+        else { return refuse("\(sizeKey) is required: a whole number, no sign or leading zero") }
+        guard let head = values[headKey], head == WriteLogEntry.genesis || isLowercaseHex64(head) else {
+            return refuse("\(headKey) is required: genesis or 64 lowercase hex digits")
+        }
+        var trailers = LedgerTrailers(logSize: size, logHead: head)
+        if let writes = values[writesKey] {
+            guard isLowercaseHex64(writes), let digest = ContentAddress(hex: writes) else {
+                return refuse("\(writesKey) is 64 lowercase hex digits")
+            }
+            trailers.writesDigest = digest
+        }
+        if let key = values[idempotencyKeyKey] {
+            guard isValidIdempotencyKey(key) else {
+                return refuse("\(idempotencyKeyKey) is 1–128 of A-Z a-z 0-9 . _ : @ / + = -")
+            }
+            trailers.idempotencyKey = key
+        }
+        return .success(trailers)
+    }
+
+    /// The trailer keys this format defines (docs/FORMAT.md "Commits").
+    public static let keys = [sizeKey, headKey, writesKey, idempotencyKeyKey]
+
+    static func isLowercaseHex64(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// How many consecutive commits an idempotency key names one batch in: the writer recognizes a retry
+    /// among the last this many, and the verifier refuses a key one of the last this many carries
+    /// (docs/DECISIONS.md, "The retry contract").
+    public static let retryWindow = 256
 }

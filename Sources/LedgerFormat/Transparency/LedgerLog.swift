@@ -15,6 +15,13 @@ public enum LedgerLog {
         path != LedgerLayout.checkpointPath && !path.hasPrefix(LedgerLayout.cosignaturesFolder + "/")
     }
 
+    /// Whether a later commit may replace the file at `path` (docs/FORMAT.md, "Repository"): the signers (a
+    /// rotation), the checkpoint and a witness's cosignature (its latest). Everything else is written once.
+    /// The verifier reads a replaced file as it reads an added one, and judges it by the same rules.
+    public static func isReplaceable(_ path: String) -> Bool {
+        path == LedgerLayout.allowedSignersPath || !isLogged(path)
+    }
+
     /// The entries a commit adds to the log: one per logged file it adds or changes (``isLogged(_:)``), in
     /// the bytewise order of the paths.
     public static func entries(of files: [(path: String, sha256: ContentAddress)]) -> [[UInt8]] {

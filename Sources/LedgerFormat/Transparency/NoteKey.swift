@@ -84,6 +84,9 @@ public struct SignedNote: Sendable, Equatable {
         public let description: String
     }
 
+    /// Most signature lines a note may carry (C2SP signed-note clients stop at 100).
+    public static let maxSignatures = 100
+
     /// Parses a note: split at the last blank line; every signature line well formed.
     public init(parsing note: String) throws(ParseError) {
         guard note.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" }) else {
@@ -113,6 +116,10 @@ public struct SignedNote: Sendable, Equatable {
                     payload: Array(raw.dropFirst(4))))
         }
         guard !signatures.isEmpty else { throw ParseError(description: "a note carries at least one signature") }
+        // golang.org/x/mod's sumdb/note refuses a note of more than 100 signatures: no note read here has more.
+        guard signatures.count <= Self.maxSignatures else {
+            throw ParseError(description: "a note carries at most \(Self.maxSignatures) signatures")
+        }
         self.signatures = signatures
     }
 
@@ -123,12 +130,38 @@ public struct SignedNote: Sendable, Equatable {
         signatures.filter { $0.name == key.name && $0.keyID == key.keyID }
     }
 
-    /// Whether an Ed25519 (0x01) signature by `key` over the text verifies.
+    /// The one signature line by `key`, nil when the note carries none or several. A reader that trusts a
+    /// key judges its one line, never the best of several: golang.org/x/mod's sumdb/note refuses a note
+    /// whose first line by a known key does not verify, and drops that key's later lines unread, so a bad
+    /// line before a good one is refused there — and, since several lines are never needed, here too
+    /// (docs/FORMAT.md, "Checkpoints").
+    public func soleSignature(by key: NoteKey) -> Signature? {
+        let lines = signatures(by: key)
+        return lines.count == 1 ? lines[0] : nil
+    }
+
+    /// Whether the note carries exactly one line by `key`, an Ed25519 (0x01) signature over the text that
+    /// verifies (``soleSignature(by:)``).
     public func isSigned(by key: NoteKey) -> Bool {
-        guard key.type == NoteKey.ed25519 else { return false }
-        return signatures(by: key).contains {
-            $0.payload.count == 64 && key.publicKey.isValidSignature($0.payload, for: Array(text.utf8))
+        guard key.type == NoteKey.ed25519, let line = soleSignature(by: key) else { return false }
+        return line.payload.count == 64 && key.publicKey.isValidSignature(line.payload, for: Array(text.utf8))
+    }
+
+    /// Why the note is not a ledger's `checkpoint` signed by the log key `key`, nil when it is: exactly one
+    /// signature line, the log key's, which verifies (docs/FORMAT.md, "Checkpoints": the writer signs once,
+    /// cosignatures have files of their own, and a line no rule checks would be bytes no reader judges).
+    public func checkpointSignatureProblem(logKey key: NoteKey) -> String? {
+        let byLogKey = signatures(by: key)
+        if byLogKey.isEmpty { return "no signature by the log key \(key)" }
+        if byLogKey.count > 1 {
+            return "\(byLogKey.count) signature lines by the log key; a checkpoint carries exactly one"
         }
+        if !isSigned(by: key) { return "the log key's signature does not verify" }
+        if let other = signatures.first(where: { $0.name != key.name || $0.keyID != key.keyID }) {
+            return "a signature line by \(other.name) (key ID \(NoteKey.hex(other.keyID))), not the log key: "
+                + "a checkpoint carries the log key's signature only"
+        }
+        return nil
     }
 
     /// An Ed25519 (0x01) signature of `text` by `privateKey` under `name`.

@@ -35,17 +35,22 @@ public enum ProofCheck {
         }
         var cosigners: [(String, Int64)] = []
         var missing: [String] = []
-        for witness in witnesses {
-            guard let time = Cosignature.verifiedTime(of: note, by: witness) else {
-                missing.append("\(witness.name) (no valid cosignature)")
+        // A witness is its key: one key under several names counts once (docs/VERIFY.md, "Witness quorum").
+        for witness in Cosignature.witnesses(witnesses) {
+            let name = Cosignature.witnessName(witness)
+            guard
+                let (signer, time) = witness.lazy.compactMap({ key in
+                    Cosignature.verifiedTime(of: note, by: key).map { (key, $0) }
+                }).first
+            else {
+                missing.append("\(name) (no valid cosignature)")
                 continue
             }
             if let now, let maxAge, time < now - maxAge {
-                missing.append(
-                    "\(witness.name) (cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s)")
+                missing.append("\(name) (cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s)")
                 continue
             }
-            cosigners.append((witness.name, time))
+            cosigners.append((signer.name, time))
         }
         guard cosigners.count >= quorum else {
             throw Failure(

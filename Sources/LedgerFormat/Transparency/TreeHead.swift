@@ -55,16 +55,35 @@ public enum Cosignature {
         return SignedNote.Signature(name: key.name, keyID: key.keyID, payload: timestamp + signature)
     }
 
-    /// The time of a valid cosignature by `key` on `note`, nil when it has none.
-    public static func verifiedTime(of note: SignedNote, by key: NoteKey) -> Int64? {
-        guard key.type == NoteKey.cosignatureV1 else { return nil }
-        for signature in note.signatures(by: key) where signature.payload.count == 72 {
-            let time = signature.payload[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            guard time >= 0 else { continue }
-            if key.publicKey.isValidSignature(signature.payload[8...], for: message(body: note.text, time: time)) {
-                return time
+    /// The witnesses `keys` name, one group per Ed25519 key, in the order first given: a witness is its
+    /// key (docs/VERIFY.md, "Witness quorum"), so a key given twice, or under two names, is one witness and
+    /// counts once toward a quorum. A group holds every name the key was given under; a cosignature under
+    /// any of them is that witness's.
+    public static func witnesses(_ keys: [NoteKey]) -> [[NoteKey]] {
+        var groups: [[NoteKey]] = []
+        for key in keys {
+            if let index = groups.firstIndex(where: { $0[0].publicKey == key.publicKey }) {
+                if !groups[index].contains(key) { groups[index].append(key) }
+            } else {
+                groups.append([key])
             }
         }
-        return nil
+        return groups
+    }
+
+    /// How a witness (all its names) is shown: `auditor.example`, or `auditor.example/alias.example`.
+    public static func witnessName(_ group: [NoteKey]) -> String { group.map(\.name).joined(separator: "/") }
+
+    /// The time of a valid cosignature by `key` on `note`, nil when it has none.
+    public static func verifiedTime(of note: SignedNote, by key: NoteKey) -> Int64? {
+        // The witness's one line (``SignedNote/soleSignature(by:)``): never the best of several.
+        guard key.type == NoteKey.cosignatureV1, let signature = note.soleSignature(by: key),
+            signature.payload.count == 72
+        else { return nil }
+        let time = signature.payload[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard time >= 0,
+            key.publicKey.isValidSignature(signature.payload[8...], for: message(body: note.text, time: time))
+        else { return nil }
+        return time
     }
 }

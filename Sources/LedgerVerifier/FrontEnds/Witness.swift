@@ -84,35 +84,29 @@ public enum Witness {
 
     /// Whether at least `quorum` of `witnesses` cosigned the checkpoint in force at the tip (the
     /// `cosignatures/` files the ledger stores), each no older than `maxAge`; the findings say who is
-    /// missing and why.
+    /// missing and why. A witness is its key (docs/VERIFY.md, "Witness quorum"): a key given twice, or under
+    /// two names, counts once, whichever of its names' files holds the valid cosignature.
     static func quorumFindings(
         repository: Repository, tip: ObjectID, checkpointBody: String?, witnesses: [NoteKey], quorum: Int,
         now: Int64, maxAge: Int64?
     ) -> [PolicyFailure] {
         var valid: [String] = []
         var missing: [String] = []
-        for witness in witnesses {
-            let path = LedgerLayout.cosignaturePath(keyID: witness.keyID)
-            guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes),
-                let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
-            else {
-                missing.append("\(witness.name): no cosignature in the ledger (\(path))")
-                continue
+        for witness in Cosignature.witnesses(witnesses) {
+            var reasons: [String] = []
+            for name in witness {
+                guard
+                    let reason = missingReason(
+                        repository: repository, tip: tip, checkpointBody: checkpointBody, witness: name, now: now,
+                        maxAge: maxAge)
+                else {
+                    valid.append(name.name)
+                    reasons = []
+                    break
+                }
+                reasons.append("\(name.name): \(reason)")
             }
-            guard note.text == checkpointBody else {
-                let size = TreeHead(text: note.text)?.size.description ?? "?"
-                missing.append("\(witness.name): cosigned an older checkpoint (size \(size)), not the tip's")
-                continue
-            }
-            guard let time = Cosignature.verifiedTime(of: note, by: witness) else {
-                missing.append("\(witness.name): the cosignature does not verify under its key")
-                continue
-            }
-            if let maxAge, time < now - maxAge {
-                missing.append("\(witness.name): cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s")
-                continue
-            }
-            valid.append(witness.name)
+            missing += reasons
         }
         guard valid.count < quorum else { return [] }
         return [
@@ -122,5 +116,26 @@ public enum Witness {
                     + (valid.isEmpty ? "" : " (valid: \(valid.joined(separator: ", ")))") + "; "
                     + missing.joined(separator: "; "))
         ]
+    }
+
+    /// Why `witness`'s stored cosignature does not count at the tip, nil when it does.
+    private static func missingReason(
+        repository: Repository, tip: ObjectID, checkpointBody: String?, witness: NoteKey, now: Int64, maxAge: Int64?
+    ) -> String? {
+        let path = LedgerLayout.cosignaturePath(keyID: witness.keyID)
+        guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes),
+            let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
+        else { return "no cosignature in the ledger (\(path))" }
+        guard note.text == checkpointBody else {
+            let size = TreeHead(text: note.text)?.size.description ?? "?"
+            return "cosigned an older checkpoint (size \(size)), not the tip's"
+        }
+        guard let time = Cosignature.verifiedTime(of: note, by: witness) else {
+            return "the cosignature does not verify under its key"
+        }
+        if let maxAge, time < now - maxAge {
+            return "cosigned at \(Instant(seconds: time).rfc3339), older than \(maxAge) s"
+        }
+        return nil
     }
 }

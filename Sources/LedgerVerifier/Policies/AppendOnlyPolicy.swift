@@ -26,11 +26,7 @@ public struct AppendOnlyPolicy: LedgerPolicy {
                     step, path: change.path, record: key.address.hex,
                     "published again: batch \(batch) already holds it (\(earlier))")
             case .modified:
-                if change.objectKind == .blob
-                    && (change.path == LedgerLayout.allowedSignersPath || !LedgerLog.isLogged(change.path))
-                {
-                    return nil
-                }
+                if change.objectKind == .blob && LedgerLog.isReplaceable(change.path) { return nil }
                 return failure(step, path: change.path, "modified after it was published")
             case .deleted:
                 return failure(step, path: change.path, "deleted after it was published")

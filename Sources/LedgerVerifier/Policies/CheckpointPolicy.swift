@@ -3,7 +3,7 @@ import LedgerStore
 
 /// docs/FORMAT.md "Transparency" (issue 15): every commit that adds to the ledger's transparency log
 /// carries the C2SP checkpoint of the log after it — the origin and Ed25519 key the descriptor declares,
-/// the number of leaves, and the RFC 6962 root of the leaves this verifier recomputed from every file of
+/// the number of leaves, exactly one signature line (the log key's, which verifies), and the RFC 6962 root of the leaves this verifier recomputed from every file of
 /// every commit. Each checkpoint is therefore consistent with the one before it: both are roots of one
 /// leaf sequence the verifier hashed itself.
 public struct CheckpointPolicy: LedgerPolicy {
@@ -48,10 +48,8 @@ public struct CheckpointPolicy: LedgerPolicy {
                     "root \(Base64.encode(head.root.bytes)) is not the root of the log's leaves "
                         + "(\(Base64.encode(log.root.bytes)))"))
         }
-        if note.signatures(by: key).isEmpty {
-            failures.append(failure(step, path: path, "no signature by the log key \(key)"))
-        } else if !note.isSigned(by: key) {
-            failures.append(failure(step, path: path, "the log key's signature does not verify"))
+        if let problem = note.checkpointSignatureProblem(logKey: key) {
+            failures.append(failure(step, path: path, problem))
         }
         return failures
     }

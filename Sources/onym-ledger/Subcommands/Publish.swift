@@ -83,13 +83,17 @@ struct WitnessOptions {
             keys.append(key)
         }
         self.keys = keys
+        // A witness is its key: the same key given twice, or under two names, is one witness.
+        let witnesses = Cosignature.witnesses(keys).count
         if let text = try arguments.option("--quorum") {
-            guard let value = Int(text), value >= 1, value <= keys.count else {
-                throw .usage("--quorum is a number from 1 to the number of --witness keys (\(keys.count))")
+            guard let value = Int(text), value >= 1, value <= witnesses else {
+                throw .usage(
+                    "--quorum is a number from 1 to the number of witnesses the --witness keys name (\(witnesses): "
+                        + "a witness is its key, so one key given twice or under two names counts once)")
             }
             quorum = value
         } else {
-            quorum = keys.count
+            quorum = witnesses
         }
         if let text = try arguments.option("--max-age") {
             guard let seconds = TransparencyOptions.seconds(text) else {

@@ -80,6 +80,14 @@ enum TamperCorpus {
         return ref
     }
 
+    /// `trailers` stating the digest of `entries`' requests and the idempotency key `req-42`.
+    static func keyed(_ trailers: LedgerTrailers, _ entries: [WriteLogEntry]) -> LedgerTrailers {
+        var keyed = trailers
+        keyed.writesDigest = WriteRequest.digest(entries.map(WriteRequest.init(of:)))
+        keyed.idempotencyKey = "req-42"
+        return keyed
+    }
+
     static func entry(_ surgeon: Surgeon, _ sequence: Int64) -> WriteLogEntry {
         try! WriteLogEntry(json: surgeon.json(entryPath(sequence)))
     }
@@ -113,7 +121,7 @@ enum TamperCorpus {
 
     static let attacks: [Attack] =
         history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
-        + revocationAttacks + writeLog + limits
+        + revocationAttacks + writeLog + limits + replacedCosignatures
 
     // MARK: - Git objects only canonical, work bounded (issue 12)
 
@@ -125,6 +133,18 @@ enum TamperCorpus {
         let index = entries.firstIndex { $0.name == name }!
         edit(&entries[index])
         s.appendRootTree(Surgeon.treeBytes(entries))
+    }
+
+    /// The second signer's key as an allowed-signers line writes it (`ssh-ed25519 <base64>`).
+    static let key2 = OpenSSHKey.publicKeyLine(signer2.publicKey)
+
+    /// A rotation commit on the tip, signed by the tip's signer, whose only change is `keys/allowed_signers`.
+    static func rotate(_ s: Surgeon, to bytes: [UInt8]) {
+        s.append(
+            [.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(bytes), mode: mode)],
+            message: "keys: rotate\n\n" + LedgerTrailers(message: s.info(s.tip).message).map {
+                LedgerTrailers(logSize: $0.logSize, logHead: $0.logHead).text
+            }!)
     }
 
     static func writeInGitDirectory(_ surgeon: Surgeon, _ path: String, _ text: String) {
@@ -184,6 +204,17 @@ enum TamperCorpus {
             entries.append(("40000", "deep", inner))
             s.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
         },
+        // docs/FORMAT.md: at most 5 folders above a file — the deepest record path's; a sixth is refused.
+        Attack(
+            name: "a record one folder deeper than the deepest path", policy: "GitObjectPolicy",
+            conformance: "FolderSixDeep"
+        ) { s in
+            addMandate(s, "enrollment:device-22") { ref in
+                let path = newRecordPath(Mandate.self, ref)
+                let name = path.split(separator: "/").last!
+                return path.dropLast(name.count) + "extra/" + name
+            }
+        },
         Attack(name: "folder object over the size limit", policy: "GitObjectPolicy") { s in
             let blob = s.blob(Array("{}".utf8))
             let names = (0..<12_000).map { String(format: "%064x.json", $0) }
@@ -199,15 +230,24 @@ enum TamperCorpus {
                 componentId: FixtureLedger.authority.componentId, seed: FixtureSeed.repeated(0x66))
             add(s, [(newRecordPath(AuthorityManifest.self, impostor.manifestHash), impostor.manifestBytes)])
         },
+        // docs/FORMAT.md "Allowed signers": the grammar, a subset of what ssh-keygen reads.
         Attack(
             name: "allowed_signers with an unquoted namespaces option ssh-keygen refuses", policy: "CanonicalFormPolicy"
-        ) {
-            s in
-            let line = "onym-ledger namespaces=git \(OpenSSHKey.publicKeyLine(signer2.publicKey))\n"
-            let current = s.file(LedgerLayout.allowedSignersPath)
-            s.append(
-                [.upsert(path: LedgerLayout.allowedSignersPath, id: s.blob(current + Array(line.utf8)), mode: mode)],
-                message: "keys: add\n\n" + LedgerTrailers(message: s.info(s.tip).message)!.text)
+        ) { s in
+            rotate(s, to: s.file(LedgerLayout.allowedSignersPath) + Array("onym-ledger namespaces=git \(key2)\n".utf8))
+        },
+        Attack(name: "allowed_signers with a key whose namespaces exclude git", policy: "CanonicalFormPolicy") { s in
+            rotate(s, to: Array("onym-ledger namespaces=\"file\" \(key2)\n".utf8))
+        },
+        Attack(
+            name:
+                "allowed_signers in the full grammar: comments, blank lines, tabs, a quoted principal, namespaces lists",
+            policy: "CanonicalFormPolicy", conformance: "AllowedSignersGrammar", accepted: true
+        ) { s in
+            let text =
+                "# the ledger's signers\n\n\"onym-ledger\"\tnamespaces=\"file,git\" \(key2) release key\n"
+                + "onym-ledger,ops@example.org \(key2)\n  # no final newline\nonym-ledger namespaces=\"git\" \(key2)"
+            rotate(s, to: Array(text.utf8))
         },
         Attack(name: "HEAD names another branch", policy: "RepositoryPolicy") { s in
             writeInGitDirectory(s, "HEAD", "ref: refs/heads/other\n")
@@ -847,6 +887,46 @@ enum TamperCorpus {
                     return forged
                 })
         },
+        // docs/DECISIONS.md "The retry contract", a rule of the verifier too: a key names one batch.
+        Attack(
+            name: "the same keyed call logged twice", policy: "LogTrailerPolicy", conformance: "IdempotencyKeyReused"
+        ) { s in
+            // Both commits in the second the call was made (02:01:00), so only the rule under test fails.
+            let first = write(7, after: entry(s, 6), at: "2026-08-12T02:01:00Z")
+            appendEntries(s, { _ in [first] }, trailers: { keyed($0, [first]) })
+            // The retry's request is the first call's: its entry differs only in its place in the chain.
+            let again = write(8, after: first, at: "2026-08-12T02:01:00Z")
+            s.append(
+                [.upsert(path: entryPath(8), id: s.blob(again.json), mode: mode)],
+                message: "append: again\n\n"
+                    + keyed(LedgerTrailers(logSize: 8, logHead: again.entryHash), [again]).text,
+                time: s.info(s.tip).time)
+        },
+        Attack(name: "one idempotency key on two commits", policy: "LogTrailerPolicy") { s in
+            let first = write(7, after: entry(s, 6))
+            appendEntries(s, { _ in [first] }, trailers: { keyed($0, [first]) })
+            s.append(
+                [],
+                message: "append: nothing\n\n"
+                    + LedgerTrailers(logSize: 7, logHead: first.entryHash, idempotencyKey: "req-42").text)
+        },
+        Attack(
+            name: "a trailer block with a key git does not read as a trailer", policy: "LogTrailerPolicy",
+            conformance: "TrailerGrammar"
+        ) { s in
+            let trailers = LedgerTrailers(message: s.info(s.tip).message)!
+            s.append(
+                [],
+                message: "append: x\n\n"
+                    + LedgerTrailers(logSize: trailers.logSize, logHead: trailers.logHead).text + "Reviewed by: x\n")
+        },
+        Attack(name: "an idempotency key outside the alphabet", policy: "LogTrailerPolicy") { s in
+            let trailers = LedgerTrailers(message: s.info(s.tip).message)!
+            s.append(
+                [],
+                message: "append: x\n\n" + LedgerTrailers(logSize: trailers.logSize, logHead: trailers.logHead).text
+                    + "\(LedgerTrailers.idempotencyKeyKey): req 42\n")
+        },
         Attack(name: "commit without trailers", policy: "LogTrailerPolicy") { s in
             s.append([], message: "append: nothing\n")
         },
@@ -900,6 +980,18 @@ enum TamperCorpus {
         addMandate(s, "enrollment:device-30") { newRecordPath(Mandate.self, $0) }
     }
 
+    /// A valid new mandate added by a fresh commit whose checkpoint is the right body with the signature
+    /// lines `lines` makes from the body and the log key's good line.
+    static func addWithCheckpointLines(
+        _ s: Surgeon, _ lines: @escaping (String, SignedNote.Signature) -> [SignedNote.Signature]
+    ) {
+        addWithCheckpoint(s) { log, key in
+            let text = TreeHead(origin: key.name, size: log.size, root: log.root).text
+            let good = SignedNote.sign(text, name: key.name, with: FixtureLedger.signer1)!
+            return Array(SignedNote(text: text, signatures: lines(text, good)).formatted.utf8)
+        }
+    }
+
     static func note(_ head: TreeHead, _ key: NoteKey, signedBy signer: Ed25519.PrivateKey, as name: String? = nil)
         -> [UInt8]
     {
@@ -943,6 +1035,25 @@ enum TamperCorpus {
                 return bytes
             }
         },
+        // docs/FORMAT.md "Checkpoints": exactly one signature line, the log key's, which verifies.
+        Attack(
+            name: "a checkpoint whose first log-key signature is bad and second good", policy: "CheckpointPolicy",
+            conformance: "CheckpointBadThenGoodSignature"
+        ) { s in
+            addWithCheckpointLines(s) { text, good in
+                var flipped = good.payload
+                flipped[10] ^= 1
+                return [SignedNote.Signature(name: good.name, keyID: good.keyID, payload: flipped), good]
+            }
+        },
+        Attack(
+            name: "a checkpoint with a second signature line by an unknown key", policy: "CheckpointPolicy",
+            conformance: "CheckpointUnknownSignature"
+        ) { s in
+            addWithCheckpointLines(s) { text, good in
+                [good, SignedNote.sign(text, name: "other.example/log", with: stranger)!]
+            }
+        },
         Attack(name: "a checkpoint under another origin", policy: "CheckpointPolicy") { s in
             addWithCheckpoint(s) { log, key in
                 note(
@@ -967,6 +1078,70 @@ enum TamperCorpus {
             let line = Cosignature.sign(body: body, time: 1_786_000_000, name: witness.name, with: stranger)!
             let note = SignedNote(text: body, signatures: [line])
             add(s, [(LedgerLayout.cosignaturePath(keyID: witness.keyID ^ 1), Array(note.formatted.utf8))])
+        },
+    ]
+
+    // MARK: - Replaced cosignatures (docs/FORMAT.md "Witnesses"): every rule an added one meets, and never earlier
+
+    static let witness = NoteKey(name: "auditor.example", type: NoteKey.cosignatureV1, publicKey: stranger.publicKey)!
+    static let witnessPath = LedgerLayout.cosignaturePath(keyID: witness.keyID)
+
+    /// The witness's cosignature file of the tip's checkpoint (or `body`), dated `offset` seconds after the
+    /// tip's commit, signed under `name` by `key` (default: the corpus's witness).
+    static func cosignature(
+        _ s: Surgeon, offset: Int64, body: String? = nil, name: String = witness.name,
+        key: Ed25519.PrivateKey = stranger
+    ) -> [UInt8] {
+        let text =
+            body
+            ?? (try! SignedNote(parsing: String(decoding: s.file(LedgerLayout.checkpointPath), as: UTF8.self)).text)
+        let line = Cosignature.sign(body: text, time: s.info(s.tip).time + offset, name: name, with: key)!
+        return Array(SignedNote(text: text, signatures: [line]).formatted.utf8)
+    }
+
+    /// Stores the witness's valid cosignature of the tip's checkpoint, then a commit that replaces it with
+    /// what `replacement` makes.
+    static func replaceCosignature(_ s: Surgeon, _ replacement: (Surgeon) -> [UInt8]) {
+        add(s, [(witnessPath, cosignature(s, offset: 30))])
+        add(s, [(witnessPath, replacement(s))])
+    }
+
+    static let replacedCosignatures: [Attack] = [
+        Attack(
+            name: "a cosignature replaced by garbage", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByGarbage"
+        ) { s in
+            replaceCosignature(s) { _ in Array("garbage\n".utf8) }
+        },
+        Attack(
+            name: "a cosignature replaced by one of an older checkpoint", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByStale"
+        ) { s in
+            let old = try! SignedNote(parsing: String(decoding: s.file(LedgerLayout.checkpointPath), as: UTF8.self))
+                .text
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
+            addMandate(s, "enrollment:device-31") { newRecordPath(Mandate.self, $0) }
+            add(s, [(witnessPath, cosignature(s, offset: 30, body: old))])
+        },
+        Attack(
+            name: "a cosignature replaced by one dated before it", policy: "CosignaturePolicy",
+            conformance: "CosignatureReplacedByEarlier"
+        ) { s in
+            replaceCosignature(s) { s in cosignature(s, offset: -60) }  // dated 30 s before the one it replaces
+        },
+        Attack(name: "a cosignature replaced by one dated after its commit", policy: "CosignaturePolicy") { s in
+            replaceCosignature(s) { s in cosignature(s, offset: 86_400) }
+        },
+        Attack(name: "a cosignature replaced by another witness's line", policy: "CosignaturePolicy") { s in
+            replaceCosignature(s) { s in cosignature(s, offset: 30, name: "ngo.example", key: signer2) }
+        },
+        Attack(
+            name: "a witness's later cosignature of a later checkpoint replaces its earlier one",
+            policy: "CosignaturePolicy", conformance: "CosignatureReplacedByLater", accepted: true
+        ) { s in
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
+            addMandate(s, "enrollment:device-32") { newRecordPath(Mandate.self, $0) }
+            add(s, [(witnessPath, cosignature(s, offset: 30))])
         },
     ]
 

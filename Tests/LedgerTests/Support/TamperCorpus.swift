@@ -791,6 +791,48 @@ enum TamperCorpus {
     // MARK: - Designation revocation
 
     static let revocationAttacks: [Attack] = [
+        // Not an attack (docs/DECISIONS.md F10, "A revocation that ends only a pending ban is not a step"): a
+        // suspensive ban waits 30 days for its executeAfter when its authority reports a compromise and the
+        // interface revokes the designation from the compromise time. The ban never takes effect and no bit
+        // changes, so the device's next write is logged against the latest real step, the ban's decision.
+        Attack(
+            name: "a write after a revocation that ended only a pending ban", policy: "WriteReplayPolicy",
+            conformance: "RevocationEndingOnlyAPendingBan", accepted: true
+        ) { s in
+            let ban = FixtureRecords.verdict(
+                .ban, caseId: "case-pending", mandate: mandates[2], authority: FixtureLedger.authority,
+                classId: "unsolicited-pornography", decidedAt: "2026-08-12T02:00:20Z")
+            let ref = try! Verdict(json: ban).ref
+            let receipt = VerdictReceipt(
+                verdictRef: ref, status: .stored, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
+            let report = try! CompromiseReport(
+                json: FixtureRecords.compromiseReport(
+                    authority: FixtureLedger.authority, compromisedAt: "2026-08-12T02:00:40Z",
+                    reportedAt: "2026-08-12T02:00:45Z"))
+            let revocation = try! RevocationDetermination(
+                json: FixtureRecords.revocation(
+                    interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
+                    trigger: "authority-compromise", effectiveAt: "2026-08-12T02:00:40Z",
+                    determinedAt: "2026-08-12T02:00:50Z", evidence: [report.ref]))
+            add(
+                s,
+                [
+                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(ban)),
+                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+                    (newRecordPath(CompromiseReport.self, report.ref), CanonicalJSON.encode(report.json)),
+                    (
+                        newRecordPath(RevocationDetermination.self, revocation.ref),
+                        CanonicalJSON.encode(revocation.json)
+                    ),
+                ])
+            appendEntries(s) { last in
+                [
+                    write(
+                        7, after: last, binding: FixtureLedger.bindings[2], by: ref.hex, caseOpen: false, banned: false,
+                        at: "2026-08-12T02:01:30Z")
+                ]
+            }
+        },
         Attack(name: "revocation without justifying evidence", policy: "RevocationPolicy") { s in
             let revocation = try! RevocationDetermination(
                 json: FixtureRecords.revocation(

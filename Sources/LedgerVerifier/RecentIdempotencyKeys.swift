@@ -1,12 +1,12 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// The idempotency keys of the last ``LedgerTrailers/retryWindow`` commits, oldest first: what the verifier
+/// The idempotency keys of the last `LedgerTrailers/retryWindow` commits, oldest first: what the verifier
 /// remembers to hold a key to one batch within the writer's retry window (docs/DECISIONS.md, "The retry
 /// contract"). Part of the replay state; kept in `replay.state` (``ReplayMaps``) across incremental runs,
 /// or read again from the last commits' messages when that file is lost.
 public struct RecentIdempotencyKeys: Sendable, Equatable {
-    /// One slot per commit (nil: the commit carried no key), at most ``LedgerTrailers/retryWindow``.
+    /// One slot per commit (nil: the commit carried no key), at most `LedgerTrailers/retryWindow`.
     public private(set) var slots: [String?] = []
 
     public init() {}

@@ -5,7 +5,7 @@ import LedgerFormat
 /// head after it. Because each later commit restates them, truncating or reordering the log's tail
 /// contradicts the trailers. A stated `Onym-Ledger-Writes` digest is the digest of the write entries the
 /// commit adds. An `Onym-Ledger-Idempotency-Key` names one batch: no commit among the
-/// ``LedgerTrailers/retryWindow`` before it carries the same key — the writer's retry contract
+/// `LedgerTrailers/retryWindow` before it carries the same key — the writer's retry contract
 /// (docs/DECISIONS.md), which the writer applies by finding the key there and logging nothing twice.
 public struct LogTrailerPolicy: LedgerPolicy {
     public static let name = "LogTrailerPolicy"

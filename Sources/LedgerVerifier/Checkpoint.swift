@@ -28,6 +28,8 @@ public struct Checkpoint: Sendable {
     /// file of its own beside the checkpoint; nil when that file is missing or names another tip — then the
     /// history's conduct is unknown and the next run checks everything again.
     public var conductFindings: [PolicyFailure]?
+    /// The log handovers of the history up to the tip, oldest first (small: one per log key retired).
+    public var logHandovers: [LogHandover] = []
     /// The transparency log's right edge at the tip (`{"size", "peaks": [base64…]}` in the JSON); without
     /// it, continuing re-hashes every file of the history.
     public var transparencyLog: CompactRange?
@@ -42,6 +44,7 @@ public struct Checkpoint: Sendable {
         if let firstCommitTime { object.set("firstCommitTime", .integer(firstCommitTime)) }
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
         if let lastWriteTime { object.set("lastWriteTime", .string(lastWriteTime.rfc3339)) }
+        if !logHandovers.isEmpty { object.set("logHandovers", .array(logHandovers.map { .object($0.json) })) }
         if let transparencyLog {
             object.set(
                 "transparencyLog",
@@ -95,6 +98,14 @@ public struct Checkpoint: Sendable {
         firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
         profilePlatform = try reader.optionalString("profilePlatform")
         lastWriteTime = try reader.optionalTimestamp("lastWriteTime")
+        if case .array(let handovers)? = object["logHandovers"] {
+            logHandovers = try handovers.map { (value: JSONValue) throws(LedgerFormatError) in
+                guard let handover = value.objectValue else {
+                    throw LedgerFormatError(.wrongType, "a log handover is an object", path: "$.logHandovers")
+                }
+                return try LogHandover(json: FieldReader(handover))
+            }
+        }
         if let log = try reader.optionalObject("transparencyLog") {
             let peaks = try log.stringArray("peaks").compactMap(Base64.decode).filter { $0.count == 32 }.map {
                 ContentAddress(bytes: $0)

@@ -67,6 +67,7 @@ struct CommitLoader {
         var pending: [(String, LedgerLayout.PathMeaning, [UInt8])] = []
         var locations: [(batch: Int64?, blob: ObjectID)] = []
         var replacedCosignatures: [Int: [UInt8]] = [:]
+        var replacedPaths: Set<String> = []
         for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
             guard change.kind == .added || (change.kind == .modified && LedgerLog.isReplaceable(change.path))
             else { continue }
@@ -81,6 +82,7 @@ struct CommitLoader {
                 // What a replaced cosignature is compared with: the one its parent stored (verified then).
                 replacedCosignatures[pending.count] = try repository.readBlob(replaced.id, limit: Limits.maxRecordBytes)
             }
+            if change.kind == .modified { replacedPaths.insert(change.path) }
             pending.append((change.path, located.meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
             locations.append((located.batch, blob))
         }
@@ -96,7 +98,9 @@ struct CommitLoader {
         case .unsigned: signature = .missing
         case .malformed: signature = .malformed("a gpgsig header cut off before its line end")
         }
-        let leafHashes = LedgerLog.entries(of: files.map { ($0.path, $0.sha256) }).map { Merkle.leafHash($0) }
+        let leafHashes = LedgerLog.entries(of: files.map { ($0.path, $0.sha256) }, replaced: replacedPaths).map {
+            Merkle.leafHash($0)
+        }
         clock.lap("load: commit signature, log leaves")
         return Read(
             commit: commit, parentTree: parentTree, changes: changes, anomalies: walk.anomalies, files: files,

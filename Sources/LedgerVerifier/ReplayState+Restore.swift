@@ -41,6 +41,7 @@ extension ReplayState {
             state.lastWriteTime = checkpoint.lastWriteTime
             summary.commits = checkpoint.commits
             summary.recordsByKind = checkpoint.recordsByKind
+            summary.logHandovers = checkpoint.logHandovers
             summary.signaturesChecked = checkpoint.signaturesChecked
             summary.firstCommitTime = checkpoint.firstCommitTime
         } else if let profile = state.descriptor?.profile {

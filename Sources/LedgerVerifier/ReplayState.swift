@@ -117,7 +117,9 @@ public struct ReplayState: Sendable {
             }
             switch file.content {
             case .success(.descriptor(let value)):
-                if descriptor == nil { descriptor = value }
+                // The root's descriptor; afterwards only a log handover replaces it, and only its `log` is taken
+                // (DescriptorPolicy reports any other change).
+                if descriptor == nil { descriptor = value } else { descriptor?.log = value.log }
             case .success(.allowedSigners(let value)):
                 signers = value
             case .success(.checkpoint(let note)):

@@ -28,6 +28,8 @@ public struct VerificationSummary: Sendable {
     public var transparencyLog: (key: NoteKey, size: Int, root: Merkle.Hash)?
     /// Device bindings named by mandates of several identities, with each identity's acceptance.
     public var sharedBindings: [String: [BindingIdentities.Identity]] = [:]
+    /// The log handovers of the history, oldest first (the remembered ones and this run's).
+    public var logHandovers: [LogHandover] = []
     /// The commit an incremental run started after, if any.
     public var resumedFrom: ObjectID?
     /// True when the run started `--since` a commit without remembered totals: then ``recordsByKind``,
@@ -59,6 +61,7 @@ public struct VerificationSummary: Sendable {
             object.set("appleAccount", .null)
         }
         if let resumedFrom { object.set("resumedFrom", .string(resumedFrom.hex)) }
+        object.set("logHandovers", .array(logHandovers.map { .object($0.json) }))
         object.set("countsCover", .string(countsCoverCheckedRangeOnly ? "checked range" : "history"))
         if let transparencyLog {
             object.set(

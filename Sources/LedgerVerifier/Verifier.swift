@@ -142,6 +142,9 @@ public enum Verifier {
                     clock.lap("policy: \(policy.name)")
                 }
                 account(step, into: &summary)
+                if let handover = LogHandover.made(by: step, previous: state.descriptor, size: state.log.size) {
+                    summary.logHandovers.append(handover)
+                }
                 state.apply(step)
                 clock.lap("apply")
                 options.progress?(offset + 1, commits.count)
@@ -171,6 +174,7 @@ public enum Verifier {
         let authentic = !failures.contains { $0.kind == .integrity }
         if authentic {
             var checkpoint = Checkpoint(of: state, tip: tip, trust: session.trustFingerprints, summary: summary)
+            checkpoint.logHandovers = summary.logHandovers
             checkpoint.conductFindings = failures.filter { $0.kind == .conduct }
             try session.remember(checkpoint, compliant: failures.isEmpty)
         }

@@ -76,16 +76,10 @@ public enum Ledger {
         let logSigner = logKey ?? signingKey
         var descriptor = descriptor
         if descriptor.log == nil {
-            let name = origin ?? descriptor.ledgerId
-            guard LedgerDescriptor.isUsableOrigin(name),
-                let key = NoteKey(name: name, type: NoteKey.ed25519, publicKey: logSigner.publicKey)
-            else {
-                throw AppendError(
-                    source: "--origin", record: name, rule: "init.origin",
-                    reason: "a log origin is a name without spaces or '+' that does not start with SSHSIG "
-                        + "(give --origin, e.g. ledger.example.com/onym)")
-            }
-            descriptor.log = key
+            descriptor.log = try Self.noteKey(
+                origin: origin ?? descriptor.ledgerId, signer: logSigner, rule: "init.origin",
+                reason: "a log origin is a name without spaces or '+' that does not start with SSHSIG "
+                    + "(give --origin, e.g. ledger.example.com/onym)")
         }
         let repository: Repository
         do {
@@ -175,12 +169,7 @@ public enum Ledger {
         at: Instant, logKey: (any CommitSigner)? = nil, now: Instant? = nil
     ) throws(AppendError) -> ObjectID? {
         try writing(path) { _ in
-            let (repository, tip, state) = try openForWriting(path, signingKey: signingKey, at: at)
-            if let reason = TimeWindow.commitViolation(
-                TimeWindow.Window(parentTime: state.commitTime, commitTime: at.seconds))
-            {
-                throw AppendError(source: "--at", record: at.rfc3339, rule: TimeWindow.ruleName, reason: reason)
-            }
+            let (repository, tip, state) = try openForKeyCommit(path, signingKey: signingKey, at: at)
             var signers = state.signers
             for key in add { signers.add(key) }
             for key in remove {
@@ -210,6 +199,53 @@ public enum Ledger {
                 files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
                 message: message, time: at, now: now ?? wallClock(), sources: [:], otherwise: "keys rotate"
             ).commit
+        }
+    }
+
+    // MARK: - keys rotate-log
+
+    /// A log handover (docs/FORMAT.md, "Log handover"): one commit, signed by `signingKey` (allowed at the
+    /// tip), that replaces the descriptor's `log` with `newLogKey` under `origin` and carries the new log's
+    /// first checkpoint — the old log's last size and root, signed by `newLogKey`. The old log key is not
+    /// needed: a vendor whose log key leaked or was lost hands the history to a new log with the keys it has.
+    /// - Parameter origin: the new log's origin (default: the old origin, a `/`, and the new key's ID in hex —
+    ///   a witness sees a new log, as C2SP expects of a new key).
+    /// - Returns: the commit and the new log's verifier key.
+    public static func rotateLog(
+        path: String, signingKey: any CommitSigner, newLogKey: any CommitSigner, origin: String? = nil, at: Instant,
+        now: Instant? = nil
+    ) throws(AppendError) -> (commit: ObjectID, log: NoteKey) {
+        try writing(path) { _ in
+            let (repository, tip, state) = try openForKeyCommit(path, signingKey: signingKey, at: at)
+            var descriptor = state.descriptor
+            guard let old = descriptor.log else {
+                throw AppendError(
+                    source: LedgerLayout.descriptorPath, rule: "ledger.logKey",
+                    reason: "the descriptor declares no log key: not a format version 2 ledger")
+            }
+            guard let provisional = NoteKey(name: old.name, type: NoteKey.ed25519, publicKey: newLogKey.publicKey),
+                provisional.publicKey != old.publicKey
+            else {
+                throw AppendError(
+                    source: "--log-key", record: OpenSSHKey.fingerprint(newLogKey.publicKey), rule: "logKey.same",
+                    reason: "the log is already signed by this key; a handover names a new one")
+            }
+            let keyID = String(provisional.keyID, radix: 16)
+            let name = origin ?? "\(old.name)/\(String(repeating: "0", count: 8 - keyID.count))\(keyID)"
+            let key = try Self.noteKey(
+                origin: name == old.name ? "" : name, signer: newLogKey, rule: "logKey.origin",
+                reason: "a new log has a new origin: a name without spaces or '+', not starting with SSHSIG, "
+                    + "other than \(old.name)")
+            descriptor.log = key
+            try repository.attachInMemoryObjects()
+            let trailers = LedgerTrailers(logSize: state.trailers.logSize, logHead: state.trailers.logHead)
+            let message = "keys: log handover to \(key)\n\n\(trailers.text)"
+            let commit = try judgedCommit(
+                repository, signingKey, logKey: newLogKey,
+                files: [(LedgerLayout.descriptorPath, CanonicalJSON.encode(descriptor.json))], parent: tip,
+                message: message, time: at, now: now ?? wallClock(), sources: [:], otherwise: "keys rotate-log"
+            ).commit
+            return (commit, key)
         }
     }
 
@@ -258,8 +294,15 @@ public enum Ledger {
         }
         let known = cache.read(directory, at: parent) { (descriptor: $0.descriptor, log: $0.log) }
         let descriptor = try descriptor(of: files) ?? known?.descriptor
+        // Files the parent already holds are replaced (a rotated signers file, a handed-over descriptor).
+        let replaced: Set<String> =
+            parent == nil
+            ? [] : Set(files.map(\.path)).intersection([LedgerLayout.allowedSignersPath, LedgerLayout.descriptorPath])
         let files =
-            files + [try checkpointFile(for: files, after: known?.log, descriptor: descriptor, logKey: logKey)]
+            files + [
+                try checkpointFile(
+                    for: files, replacing: replaced, after: known?.log, descriptor: descriptor, logKey: logKey)
+            ]
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
@@ -291,8 +334,8 @@ public enum Ledger {
     /// The `checkpoint` file of the commit that adds `files` on top of the log `state` holds: the log's
     /// C2SP checkpoint after them, signed by `logKey`, which must be the key the descriptor declares.
     private static func checkpointFile(
-        for files: [(path: String, bytes: [UInt8])], after log: CompactRange?, descriptor: LedgerDescriptor?,
-        logKey: any CommitSigner
+        for files: [(path: String, bytes: [UInt8])], replacing replaced: Set<String>, after log: CompactRange?,
+        descriptor: LedgerDescriptor?, logKey: any CommitSigner
     ) throws -> (path: String, bytes: [UInt8]) {
         guard let declared = descriptor?.log else {
             throw AppendError(
@@ -305,7 +348,7 @@ public enum Ledger {
                 reason: "the ledger's checkpoints are signed by the log key \(declared); give it with --log-key")
         }
         var log = log ?? CompactRange()
-        for entry in LedgerLog.entries(of: files.map { ($0.path, SHA256.hash($0.bytes)) }) {
+        for entry in LedgerLog.entries(of: files.map { ($0.path, SHA256.hash($0.bytes)) }, replaced: replaced) {
             log.append(Merkle.leafHash(entry))
         }
         do {
@@ -316,6 +359,31 @@ public enum Ledger {
                 source: "--log-key", record: OpenSSHKey.fingerprint(logKey.publicKey), rule: "logKey.signing",
                 reason: "signing the checkpoint: \(error.description)")
         }
+    }
+
+    /// The C2SP verifier key `signer` signs a log's checkpoints with under `origin`, or the refusal (`--origin`,
+    /// `rule`, `reason`) when the name cannot be an origin (an empty name never can).
+    private static func noteKey(origin: String, signer: any CommitSigner, rule: String, reason: String)
+        throws(AppendError) -> NoteKey
+    {
+        guard LedgerDescriptor.isUsableOrigin(origin),
+            let key = NoteKey(name: origin, type: NoteKey.ed25519, publicKey: signer.publicKey)
+        else { throw AppendError(source: "--origin", record: origin, rule: rule, reason: reason) }
+        return key
+    }
+
+    /// ``openForWriting(_:signingKey:at:)`` for a commit of the keys (a rotation, a log handover), whose time
+    /// must also keep the commit-time order (TimeWindow): it states no record time the policies would place.
+    private static func openForKeyCommit(_ path: String, signingKey: any CommitSigner, at time: Instant) throws
+        -> (Repository, ObjectID, LedgerState)
+    {
+        let opened = try openForWriting(path, signingKey: signingKey, at: time)
+        if let reason = TimeWindow.commitViolation(
+            TimeWindow.Window(parentTime: opened.2.commitTime, commitTime: time.seconds))
+        {
+            throw AppendError(source: "--at", record: time.rfc3339, rule: TimeWindow.ruleName, reason: reason)
+        }
+        return opened
     }
 
     /// Opens the ledger at its tip and checks that `signingKey` may sign the next commit; makes sure this

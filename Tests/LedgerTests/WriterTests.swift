@@ -322,10 +322,13 @@ struct WriterTests {
             ]).status == 0)
         let listed = CLI.run(["keys", "list", scenario.ledger])
         #expect(listed.status == 0)
-        #expect(listed.stdout.split(separator: "\n").count == 2)
+        #expect(listed.stdout.split(separator: "\n").filter { $0.hasPrefix("SHA256:") }.count == 2)
+        #expect(listed.stdout.contains("log key in force since"))
         let json = CLI.run(["keys", "list", scenario.ledger, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["signers"] as? [[String: Any]])?.count == 2)
+        #expect((object["logKeys"] as? [[String: Any]])?.count == 1)
+        #expect(object["log"] as? String != nil)
         #expect(CLI.run(["keys", "rotate", scenario.ledger, "--add", next + ".pub"]).status == 64)
     }
 

@@ -16,16 +16,27 @@ public enum LedgerLog {
     }
 
     /// Whether a later commit may replace the file at `path` (docs/FORMAT.md, "Repository"): the signers (a
-    /// rotation), the checkpoint and a witness's cosignature (its latest). Everything else is written once.
-    /// The verifier reads a replaced file as it reads an added one, and judges it by the same rules.
+    /// rotation), the descriptor (a log handover, its `log` only), the checkpoint and a witness's cosignature
+    /// (its latest). Everything else is written once. The verifier reads a replaced file as it reads an added
+    /// one, and judges it by the same rules.
     public static func isReplaceable(_ path: String) -> Bool {
-        path == LedgerLayout.allowedSignersPath || !isLogged(path)
+        path == LedgerLayout.allowedSignersPath || path == LedgerLayout.descriptorPath || !isLogged(path)
     }
 
-    /// The entries a commit adds to the log: one per logged file it adds or changes (``isLogged(_:)``), in
-    /// the bytewise order of the paths.
-    public static func entries(of files: [(path: String, sha256: ContentAddress)]) -> [[UInt8]] {
-        files.filter { isLogged($0.path) }
+    /// Whether a file a commit adds, or replaces (`replacing`), is a leaf: every logged file (``isLogged(_:)``),
+    /// except a replaced descriptor. A descriptor is replaced only by a log handover, whose checkpoint — the
+    /// new log's first — states exactly the old log's last size and root, so that anyone can see the new log
+    /// continue the old one (docs/FORMAT.md, "Log handover"); a leaf for it would make the two heads differ.
+    public static func isLeaf(_ path: String, replacing: Bool) -> Bool {
+        isLogged(path) && !(replacing && path == LedgerLayout.descriptorPath)
+    }
+
+    /// The entries a commit adds to the log: one per leaf it adds or replaces (``isLeaf(_:replacing:)``;
+    /// `replaced` names the files it replaces), in the bytewise order of the paths.
+    public static func entries(
+        of files: [(path: String, sha256: ContentAddress)], replaced: Set<String> = []
+    ) -> [[UInt8]] {
+        files.filter { isLeaf($0.path, replacing: replaced.contains($0.path)) }
             .sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
             .map { entry(path: $0.path, sha256: $0.sha256) }
     }

@@ -60,11 +60,31 @@ enum OverviewPage {
                     + change.removed.map { "− <code>\(HTML.escape($0))</code>" }).joined(separator: "<br>"),
             ]
         }
+        let summary = model.ledger.summary
+        var log = ""
+        if let current = summary.transparencyLog?.key {
+            log =
+                "<p>The transparency log's checkpoints are signed by the log key <code>\(HTML.escape(current.description))</code>"
+                + (summary.logHandovers.isEmpty
+                    ? ".</p>\n"
+                    : "; the log was handed to a new key at these commits (the new log's first checkpoint states the "
+                        + "old log's last size and root):</p>\n"
+                        + HTML.table(
+                            caption: "Log handovers", headers: ["Commit", "Size", "From", "To"],
+                            rows: summary.logHandovers.map {
+                                [
+                                    "<code>\($0.commit.short)</code>", "\($0.size)",
+                                    "<code>\(HTML.escape($0.from.description))</code>",
+                                    "<code>\(HTML.escape($0.to.description))</code>",
+                                ]
+                            }))
+        }
         return "<section aria-labelledby=\"signers\"><h2 id=\"signers\">Who signs the ledger</h2>\n"
             + "<p>Each commit is signed by a key the previous commit allows. The keys changed at these commits:</p>\n"
             + HTML.table(
                 caption: "Commit signers and rotations", headers: ["When", "Commit", "Allowed keys", "Change"],
                 rows: rows)
+            + log
             + "</section>\n"
     }
 

@@ -62,7 +62,8 @@ extension Repository {
         var files: [(path: String, sha256: ContentAddress)] = []
         for change in try diffTrees(old: parentTree, new: tree) {
             guard change.kind != .deleted, let entry = change.new, entry.kind == .blob,
-                LedgerLayout.classify(change.path) != nil, LedgerLog.isLogged(change.path),
+                LedgerLayout.classify(change.path) != nil,
+                LedgerLog.isLeaf(change.path, replacing: change.kind == .modified),
                 try blobSize(entry.id) <= Limits.maxRecordBytes
             else { continue }
             files.append((change.path, SHA256.hash(try readBlob(entry.id, limit: Limits.maxRecordBytes))))

@@ -79,8 +79,12 @@ public enum LogPublisher {
     private static func publishedSize(in root: OpenFolder, log: LedgerLogView) throws -> Int {
         let checkpointPath = "\(root.path)/\(LedgerLayout.checkpointPath)"
         guard let bytes = try root.read(LedgerLayout.checkpointPath, limit: checkpointLimit) else { return 0 }
-        guard let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self)), note.isSigned(by: log.key),
-            let head = TreeHead(text: note.text), head.origin == log.key.name
+        // This log's checkpoint — or one the ledger carried before a log handover (docs/FORMAT.md, "Log
+        // handover"): the folder then follows the new log, whose leaves continue the old one's.
+        guard let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self)),
+            let head = TreeHead(text: note.text),
+            (note.isSigned(by: log.key) && head.origin == log.key.name)
+                || log.checkpoints.contains(where: { $0.note == note.formatted })
         else {
             throw Failure(
                 description:

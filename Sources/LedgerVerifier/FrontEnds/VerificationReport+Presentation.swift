@@ -72,6 +72,11 @@ extension VerificationReport {
         if let log = summary.transparencyLog {
             lines.append("  log:          \(log.key.name), \(log.size) leaves, root \(Base64.encode(log.root.bytes))")
         }
+        for handover in summary.logHandovers {
+            lines.append(
+                "  handover:     at \(handover.commit.short) (size \(handover.size)) from \(handover.from.name) to "
+                    + "\(handover.to.name), key \(handover.to)")
+        }
         if !summary.sharedBindings.isEmpty {
             lines.append(
                 "  shared:       \(summary.sharedBindings.count) device binding(s) named by mandates of several identities"

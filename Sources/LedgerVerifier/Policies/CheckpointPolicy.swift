@@ -12,7 +12,10 @@ public struct CheckpointPolicy: LedgerPolicy {
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         let path = LedgerLayout.checkpointPath
         let file = step.files.first { $0.meaning == .checkpoint }
-        guard !step.leafHashes.isEmpty || file != nil else { return [] }
+        let handover = step.changes.contains {
+            $0.path == LedgerLayout.descriptorPath && $0.kind == .modified
+        }
+        guard !step.leafHashes.isEmpty || file != nil || handover else { return [] }
         guard let key = state.descriptor(for: step)?.log else {
             return [failure(step, path: LedgerLayout.descriptorPath, "the descriptor declares no log key (log)")]
         }
@@ -20,7 +23,10 @@ public struct CheckpointPolicy: LedgerPolicy {
             return [
                 failure(
                     step, path: path,
-                    "the commit adds \(step.leafHashes.count) leaves to the log but does not update its checkpoint")
+                    handover
+                        ? "a log handover carries the new log's first checkpoint, and this commit carries none"
+                        : "the commit adds \(step.leafHashes.count) leaves to the log but does not update its checkpoint"
+                )
             ]
         }
         let note: SignedNote

@@ -37,10 +37,12 @@ public struct DescriptorPolicy: LedgerPolicy {
             }
         } else {
             for change in descriptorChanges {
-                failures.append(
-                    failure(
-                        step, path: change.path,
-                        "the descriptor was \(change.kind == .deleted ? "deleted" : "changed") after the first commit"))
+                if change.kind == .modified, let problem = Self.handoverProblem(step, previous: state.descriptor) {
+                    failures.append(failure(step, path: change.path, problem))
+                } else if change.kind != .modified {
+                    failures.append(
+                        failure(step, path: change.path, "the descriptor was \(change.kind) after the first commit"))
+                }
             }
             if let rotation = signerChanges.first {
                 if rotation.kind == .deleted {
@@ -65,5 +67,39 @@ public struct DescriptorPolicy: LedgerPolicy {
             }
         }
         return failures
+    }
+
+    /// Why a commit that replaces the descriptor is not a log handover (docs/FORMAT.md, "Log handover"), or nil
+    /// when it is one: the only change to the descriptor is its `log` — a new key under a new origin — and
+    /// the commit changes nothing else but the checkpoint (which CheckpointPolicy holds to the new log's
+    /// first: the old log's last size and root, signed by the new key).
+    static func handoverProblem(_ step: CommitStep, previous: LedgerDescriptor?) -> String? {
+        guard let previous, let from = previous.log else {
+            return "the descriptor changed after the first commit; only a log handover may change it"
+        }
+        var next: LedgerDescriptor?
+        for file in step.files where file.path == LedgerLayout.descriptorPath {
+            if case .success(.descriptor(let value)) = file.content { next = value }
+        }
+        guard let next, let to = next.log else {
+            return "the replaced descriptor does not decode with a log key; only a log handover may change it"
+        }
+        var unchanged = next
+        unchanged.log = from
+        guard unchanged == previous else {
+            return "the descriptor changed beyond its log key; a log handover changes only `log`"
+        }
+        guard to.publicKey != from.publicKey, to.name != from.name else {
+            return "a log handover names a new key under a new origin (\(to.name) with the same "
+                + (to.publicKey == from.publicKey ? "key" : "origin") + " as the log it hands over)"
+        }
+        let others = step.changes.filter {
+            $0.path != LedgerLayout.descriptorPath && $0.path != LedgerLayout.checkpointPath
+        }
+        guard others.isEmpty else {
+            return "a log handover changes only the descriptor and the checkpoint; this commit changes "
+                + "\(others.count) other path(s)"
+        }
+        return nil
     }
 }

@@ -179,6 +179,12 @@ extension OnymLedger {
             } else {
                 Output.out("initialized \(path) at \(commit.short) (signer \(OpenSSHKey.fingerprint(key.publicKey)))")
             }
+            if logKey == nil {
+                // A choice the user makes, not a silent default: say which key signs the log.
+                Output.err(
+                    "note: the signing key also signs the transparency log's checkpoints (no --log-key); a log key "
+                        + "of its own can be retired apart from the commit keys ('keys rotate-log')")
+            }
             return .success
         }
     }

@@ -8,10 +8,11 @@ extension OnymLedger {
         static let configuration = CommandConfiguration(
             commandName: "keys",
             abstract:
-                "List or rotate the commit-signing keys: keys list LEDGER | keys rotate LEDGER --signing-key CURRENT --add/--remove PUBKEY.",
+                "List or rotate the commit-signing keys and the log key: keys list | keys rotate | keys rotate-log.",
             usage: """
                 keys list LEDGER [--json]
-                       keys rotate LEDGER --signing-key CURRENT (--add PUBKEY | --remove PUBKEY)… [--at RFC3339]
+                       keys rotate LEDGER --signing-key CURRENT (--add PUBKEY | --remove PUBKEY)… [--log-key LOGKEY] [--at RFC3339]
+                       keys rotate-log LEDGER --signing-key CURRENT --log-key NEW [--origin ORIGIN] [--at RFC3339]
                 """,
             discussion: """
                 list prints the keys the tip's keys/allowed_signers allows to sign the next commit (fingerprint and
@@ -19,6 +20,16 @@ extension OnymLedger {
                 rotate makes a commit signed by CURRENT, which must be allowed at the current tip; the keys it allows
                 take effect from the next commit on (a commit is judged by its parent's allowed signers). PUBKEY is
                 a .pub file or 'ssh-ed25519 AAAA…'. Removing the last key is refused.
+                rotate-log hands the transparency log to a new key under a new origin (docs/FORMAT.md, "Log
+                handover"): one commit signed by CURRENT replaces the descriptor's log and carries the new log's
+                first checkpoint — the old log's last size and root, signed by NEW. The old log key is not needed,
+                so a leaked or lost log key can be retired. Later appends sign checkpoints with --log-key NEW;
+                witnesses see a new origin (default: the old origin, '/', the new key's ID). list also prints the
+                log key in force and every handover in the history.
+                Examples:
+                  onym-ledger keys rotate ledger.git --signing-key old-key --add new-key.pub --log-key log-key
+                  onym-ledger keys rotate-log ledger.git --signing-key new-key --log-key log-key-2
+                  onym-ledger keys list ledger.git --json
                 """,
             options: [
                 OptionHelp(
@@ -26,8 +37,13 @@ extension OnymLedger {
                     help: "rotate: a currently allowed signer (private key file, or a public key ssh-agent holds)."),
                 OptionHelp(names: "--add PUBKEY", help: "rotate: allow this key (repeatable)."),
                 OptionHelp(names: "--remove PUBKEY", help: "rotate: stop allowing this key (repeatable)."),
+                OptionHelp(
+                    names: "--log-key KEY",
+                    help: "rotate: the log key in force (signs the checkpoint); rotate-log: the NEW log key."),
+                OptionHelp(
+                    names: "--origin ORIGIN", help: "rotate-log: the new log's origin (default: old origin/key ID)."),
                 OptionHelp(names: "--at RFC3339", help: "rotate: the commit time (default: now)."),
-                OptionHelp(names: "--json", help: "list: print [{fingerprint, key}]."),
+                OptionHelp(names: "--json", help: "list: print {signers: [{fingerprint, key}], log, logHandovers}."),
             ])
 
         enum Action {
@@ -35,6 +51,7 @@ extension OnymLedger {
             case rotate(
                 key: any CommitSigner, logKey: (any CommitSigner)?, add: [Ed25519.PublicKey],
                 remove: [Ed25519.PublicKey], at: Instant)
+            case rotateLog(key: any CommitSigner, newLogKey: any CommitSigner, origin: String?, at: Instant)
         }
 
         let ledger: String
@@ -56,6 +73,7 @@ extension OnymLedger {
                 let key = try CommonOptions.signingKey(&arguments)
                 let logKey = try CommonOptions.logKey(&arguments)
                 let at = try CommonOptions.batchTime(&arguments)
+                let origin = try arguments.option("--origin")
                 var add: [Ed25519.PublicKey] = []
                 for text in try arguments.options("--add") {
                     add.append(try CommonOptions.sshPublicKey(text, option: "--add"))
@@ -65,9 +83,20 @@ extension OnymLedger {
                     remove.append(try CommonOptions.sshPublicKey(text, option: "--remove"))
                 }
                 rest = try arguments.positionals()
-                guard rest.first == "rotate" else { throw .usage("the keys actions are 'list' and 'rotate'") }
-                guard !add.isEmpty || !remove.isEmpty else { throw .usage("give --add or --remove") }
-                action = .rotate(key: key, logKey: logKey, add: add, remove: remove, at: at)
+                if rest.first == "rotate-log" {
+                    guard let logKey else { throw .usage("keys rotate-log needs --log-key NEW (the new log key)") }
+                    guard add.isEmpty && remove.isEmpty else {
+                        throw .usage("--add and --remove go with 'keys rotate'")
+                    }
+                    action = .rotateLog(key: key, newLogKey: logKey, origin: origin, at: at)
+                } else {
+                    guard rest.first == "rotate" else {
+                        throw .usage("the keys actions are 'list', 'rotate' and 'rotate-log'")
+                    }
+                    guard origin == nil else { throw .usage("--origin goes with 'keys rotate-log'") }
+                    guard !add.isEmpty || !remove.isEmpty else { throw .usage("give --add or --remove") }
+                    action = .rotate(key: key, logKey: logKey, add: add, remove: remove, at: at)
+                }
             }
             guard rest.count == 2 else { throw .usage("keys \(rest.first ?? "list") takes one LEDGER") }
             ledger = rest[1]
@@ -77,6 +106,7 @@ extension OnymLedger {
             switch action {
             case .list(let json):
                 let signers: AllowedSigners
+                let logs: [(commit: ObjectID, key: NoteKey?)]
                 do {
                     let repository = try Repository.open(ledger)
                     guard let tip = try repository.referenceTarget(LedgerLayout.branch),
@@ -85,6 +115,7 @@ extension OnymLedger {
                         throw CLIError.data("\(ledger): no \(LedgerLayout.allowedSignersPath) at the tip; not a ledger")
                     }
                     signers = try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
+                    logs = try Self.logKeys(repository, tip: tip)
                 } catch let error as CLIError {
                     throw error
                 } catch {
@@ -103,12 +134,37 @@ extension OnymLedger {
                                                 ("key", .string(OpenSSHKey.publicKeyLine($0))),
                                             ]))
                                     })
-                            )
+                            ),
+                            ("log", logs.last?.key.map { .string($0.description) } ?? .null),
+                            (
+                                "logKeys",
+                                .array(
+                                    logs.map {
+                                        .object(
+                                            JSONObject([
+                                                ("since", .string($0.commit.hex)),
+                                                ("key", $0.key.map { .string($0.description) } ?? .null),
+                                            ]))
+                                    })
+                            ),
                         ]))
                 } else {
                     for key in signers.keys {
                         Output.out("\(OpenSSHKey.fingerprint(key))  \(OpenSSHKey.publicKeyLine(key))")
                     }
+                    for (index, log) in logs.enumerated() {
+                        let role = index == logs.count - 1 ? "log key in force" : "log key retired"
+                        Output.out("\(role) since \(log.commit.short): \(log.key?.description ?? "none declared")")
+                    }
+                }
+                return .success
+            case .rotateLog(let key, let newLogKey, let origin, let at):
+                do {
+                    let (commit, log) = try Ledger.rotateLog(
+                        path: ledger, signingKey: key, newLogKey: newLogKey, origin: origin, at: at)
+                    Output.out("handed the log over at \(commit.short): checkpoints are now signed by \(log)")
+                } catch {
+                    throw CLIError(error)
                 }
                 return .success
             case .rotate(let key, let logKey, let add, let remove, let at):
@@ -125,6 +181,23 @@ extension OnymLedger {
                 }
                 return .success
             }
+        }
+
+        /// The log key each commit's descriptor declares, at each commit that changed it (the first commit, then
+        /// every log handover), oldest first. Read as the repository is, not verified (that is `verify`'s).
+        static func logKeys(_ repository: Repository, tip: ObjectID) throws -> [(commit: ObjectID, key: NoteKey?)] {
+            var keys: [(commit: ObjectID, key: NoteKey?)] = []
+            var lastBlob: ObjectID?
+            for commit in try repository.history(from: tip) {
+                guard let entry = try repository.entry(at: LedgerLayout.descriptorPath, inCommit: commit),
+                    entry.id != lastBlob
+                else { continue }
+                lastBlob = entry.id
+                let bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
+                let key = (try? LedgerDescriptor(json: try CanonicalJSON.parse(bytes)))?.log
+                if keys.last.map({ $0.key != key }) ?? true { keys.append((commit, key)) }
+            }
+            return keys
         }
     }
 }

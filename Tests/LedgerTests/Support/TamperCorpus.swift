@@ -121,7 +121,7 @@ enum TamperCorpus {
 
     static let attacks: [Attack] =
         history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
-        + revocationAttacks + writeLog + limits + replacedCosignatures
+        + revocationAttacks + writeLog + limits + logHandover + replacedCosignatures
 
     // MARK: - Git objects only canonical, work bounded (issue 12)
 
@@ -1042,6 +1042,64 @@ enum TamperCorpus {
             name: verifier.name, keyID: verifier.keyID, payload: signer.signature(for: Array(head.text.utf8)))
         return Array(SignedNote(text: head.text, signatures: [signature]).formatted.utf8)
     }
+
+    // MARK: - Log handover (docs/FORMAT.md, "Log handover")
+
+    static let newLogKey = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x0c))!
+
+    /// Hands the log to ``newLogKey`` under a new origin in a commit on the tip (signed by the tip's signer),
+    /// with `extra` edits in the same commit; later checkpoints are signed by the new key.
+    static func handOver(_ s: Surgeon, extra: [Edit] = []) {
+        var descriptor = s.json(LedgerLayout.descriptorPath)
+        let key = NoteKey(name: "fixture-ledger/handover", type: NoteKey.ed25519, publicKey: newLogKey.publicKey)!
+        descriptor.set("log", .string(key.description))
+        s.logKey = newLogKey
+        let tip = LedgerTrailers(message: s.info(s.tip).message)!
+        s.append(
+            [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(descriptor), mode: mode)] + extra,
+            message: "keys: log handover\n\n" + LedgerTrailers(logSize: tip.logSize, logHead: tip.logHead).text)
+    }
+
+    static let logHandover: [Attack] = [
+        Attack(
+            name: "a log handover, then a batch under the new log key", policy: "CheckpointPolicy",
+            conformance: "LogHandover", accepted: true
+        ) { s in
+            handOver(s)
+            appendEntries(s) { last in [write(7, after: last, by: verdicts[0].ref.hex, at: "2026-08-12T02:01:30Z")] }
+        },
+        Attack(
+            name: "the descriptor's log changed by an ordinary commit", policy: "DescriptorPolicy",
+            conformance: "LogHandoverInAnOrdinaryCommit"
+        ) { s in
+            let next = write(7, after: entry(s, 6))
+            handOver(s, extra: [.upsert(path: entryPath(7), id: s.blob(next.json), mode: mode)])
+        },
+        Attack(
+            name: "a handover checkpoint with another size", policy: "CheckpointPolicy",
+            conformance: "LogHandoverOtherSize"
+        ) { s in
+            s.checkpointMaker = { log, key in
+                let head = TreeHead(origin: key.name, size: log.size + 1, root: log.root)
+                return Array(
+                    SignedNote(
+                        text: head.text, signatures: [SignedNote.sign(head.text, name: key.name, with: newLogKey)!]
+                    ).formatted.utf8)
+            }
+            handOver(s)
+        },
+        Attack(
+            name: "a checkpoint after the handover signed by the old log key", policy: "CheckpointPolicy",
+            conformance: "LogHandoverThenOldKey"
+        ) { s in
+            let old = try! LedgerDescriptor(json: s.json(LedgerLayout.descriptorPath)).log!
+            handOver(s)
+            s.checkpointMaker = { log, _ in
+                Array(try! LedgerLog.checkpoint(log, key: old, signer: FixtureLedger.signer1).formatted.utf8)
+            }
+            appendEntries(s) { last in [write(7, after: last, by: verdicts[0].ref.hex, at: "2026-08-12T02:01:30Z")] }
+        },
+    ]
 
     static let checkpoints: [Attack] = [
         Attack(name: "a checkpoint whose root is not the root of the ledger's leaves", policy: "CheckpointPolicy") {

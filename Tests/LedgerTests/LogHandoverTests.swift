@@ -1,0 +1,114 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+
+/// A ledger outlives its keys (docs/FORMAT.md, "Log handover"; README, "When a key leaks"): the drill on a
+/// copy of the example. Its commits are signed by vendor-2026b, its checkpoints by vendor-2026a, which the
+/// vendor retired: vendor-2026b hands the log to a new key without vendor-2026a, appends with only
+/// vendor-2026b and the new log key, and an auditor pinned to the example's trust accepts the history; the
+/// tip's checkpoint and the published tiles verify under the new key with golang.org/x/mod.
+@Suite("Log handover: the compromise drill on the example")
+struct LogHandoverTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let example = root.appendingPathComponent("ledger-example/ledger.git").path
+    static let trust = root.appendingPathComponent("ledger-example/trust.pub").path
+
+    @Test func vendor2026bHandsTheLogToANewKeyWithoutTheOldOne() throws {
+        let scratch = ScratchDirectory()
+        let ledger = scratch.path("ledger.git")
+        #expect(runProcess("cp", ["-a", Self.example, ledger]).status == 0)
+        let state = ["--state", scratch.path("auditor")]
+        func key(_ name: String, _ seed: String) -> String {
+            let path = scratch.path(name)
+            #expect(CLI.run(["keygen", "--out", path, "--seed", String(repeating: seed, count: 32)]).status == 0)
+            return path
+        }
+        let vendorB = key("vendor-2026b", "a2")
+        let newLog = key("log-2026c", "c3")
+        let another = key("vendor-2026c", "c4")
+        // The auditor has verified the example before the drill, and the vendor published its log.
+        #expect(CLI.run(["verify", ledger, "--trust", Self.trust] + state).status == 0)
+        let site = scratch.path("site")
+        let publish = ["publish", ledger, site, "--trust", Self.trust, "--state", scratch.path("p")]
+        #expect(CLI.run(publish).status == 0)
+
+        // Without the old log key, vendor-2026b cannot add to the log...
+        let refused = CLI.run([
+            "keys", "rotate", ledger, "--signing-key", vendorB, "--add", another + ".pub", "--log-key", vendorB,
+            "--at", "2026-10-31T00:00:00Z",
+        ])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("logKey.notDeclared"))
+        // ...until it hands the log over: a new origin and key, the same size and root.
+        let before = try #require(Self.checkpoint(ledger))
+        let handover = CLI.run([
+            "keys", "rotate-log", ledger, "--signing-key", vendorB, "--log-key", newLog, "--at", "2026-10-31T00:00:00Z",
+        ])
+        #expect(handover.status == 0, "\(handover.stderr)")
+        let after = try #require(Self.checkpoint(ledger))
+        #expect(after.size == before.size && after.root == before.root)
+        #expect(after.origin != before.origin)
+
+        // Appends go on with vendor-2026b and the new log key only.
+        let rotated = CLI.run([
+            "keys", "rotate", ledger, "--signing-key", vendorB, "--add", another + ".pub", "--log-key", newLog,
+            "--at", "2026-10-31T01:00:00Z",
+        ])
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        // The old log key can no longer sign the log.
+        let oldLog = key("vendor-2026a", "a1")
+        let stale = CLI.run([
+            "keys", "rotate", ledger, "--signing-key", vendorB, "--remove", another + ".pub", "--log-key", oldLog,
+            "--at", "2026-10-31T02:00:00Z",
+        ])
+        #expect(stale.status == 65)
+
+        // The auditor, incrementally and from scratch, pinned to the example's first signer.
+        for extra in [[], ["--full"]] {
+            let verified = CLI.run(["verify", ledger, "--json"] + state + extra)
+            #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+            let summary = try #require(
+                (try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])?["summary"]
+                    as? [String: Any])
+            let handovers = try #require(summary["logHandovers"] as? [[String: Any]])
+            #expect(handovers.count == 1)
+            #expect(handovers.first?["size"] as? Int == before.size)
+            #expect((handovers.first?["to"] as? String)?.hasPrefix(after.origin + "+") == true)
+        }
+        let fresh = CLI.run(["verify", ledger, "--trust", Self.trust, "--state", scratch.path("fresh")])
+        #expect(fresh.status == 0, "\(fresh.stdout)")
+        #expect(fresh.stdout.contains("handover:"))
+        let report = CLI.run(["report", ledger, "--out", scratch.path("report")] + state)
+        #expect(report.status == 0, "\(report.stderr)")
+        let overview = try String(contentsOfFile: scratch.path("report") + "/index.html", encoding: .utf8)
+        #expect(overview.contains("Log handovers"))
+        #expect(overview.contains(after.origin))
+        let keys = CLI.run(["keys", "list", ledger])
+        #expect(keys.stdout.contains("log key retired since"))
+        #expect(keys.stdout.contains("log key in force since"))
+
+        // The published log (the old folder followed onto the new log) checks with x/mod under the new key.
+        let republished = CLI.run(publish)
+        #expect(republished.status == 0, "\(republished.stderr)")
+        let vkey = try #require(
+            CLI.run(["keys", "list", ledger, "--json"]).stdout.split(separator: "\"").first {
+                $0.hasPrefix(after.origin + "+")
+            })
+        try String(vkey).write(toFile: site + "/vkey", atomically: true, encoding: .utf8)
+        try "".write(toFile: site + "/proofs.txt", atomically: true, encoding: .utf8)
+        let go = TransparencyTests.runGoChecker(site, scratch: scratch)
+        #expect(go.status == 0, "\(go.output)")
+    }
+
+    /// The tip's checkpoint as (origin, size, root).
+    static func checkpoint(_ ledger: String) -> (origin: String, size: Int, root: String)? {
+        let text = runProcess("git", ["--git-dir", ledger, "show", "main:checkpoint"]).stdout
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 3, let size = Int(lines[1]) else { return nil }
+        return (String(lines[0]), size, String(lines[2]))
+    }
+}

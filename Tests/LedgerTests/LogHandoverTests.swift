@@ -36,6 +36,22 @@ struct LogHandoverTests {
         let publish = ["publish", ledger, site, "--trust", Self.trust, "--state", scratch.path("p")]
         #expect(CLI.run(publish).status == 0)
 
+        // A proof made under the old log, and a witness that cosigned the old log's checkpoint.
+        let oldLogKey = try #require(Self.logKey(ledger))
+        let oldProof = scratch.path("old.tlog-proof")
+        let proved = CLI.run(["prove", ledger, "log:151", "--state", scratch.path("prover"), "--trust", Self.trust])
+        #expect(proved.status == 0, "\(proved.stderr)")
+        try proved.stdout.write(toFile: oldProof, atomically: true, encoding: .utf8)
+        let witnessKey = key("witness", "d5")
+        func cosign(_ at: String) -> (status: Int32, stdout: String, stderr: String) {
+            CLI.run([
+                "cosign", ledger, "--key", witnessKey, "--name", "auditor.example", "--trust", Self.trust, "--state",
+                scratch.path("witness-state"), "--at", at, "--json",
+            ])
+        }
+        let cosignedOld = cosign("2026-10-30T13:00:00Z")
+        #expect(cosignedOld.status == 0, "\(cosignedOld.stderr)")
+
         // Without the old log key, vendor-2026b cannot add to the log...
         let refused = CLI.run([
             "keys", "rotate", ledger, "--signing-key", vendorB, "--add", another + ".pub", "--log-key", vendorB,
@@ -92,6 +108,31 @@ struct LogHandoverTests {
         #expect(keys.stdout.contains("log key in force since"))
 
         // The published log (the old folder followed onto the new log) checks with x/mod under the new key.
+        // The proof made before the handover still checks, under the old log key.
+        let entry = scratch.path("entry.json")
+        try CLI.run(["show", ledger, "log:151"]).stdout.write(toFile: entry, atomically: true, encoding: .utf8)
+        #expect(CLI.run(["check-proof", oldProof, "--log-key", oldLogKey, entry]).status == 0)
+        // A witness sees a new origin: a first cosignature of the new log, not a split view of the old one.
+        let cosignedNew = cosign("2026-10-31T03:00:00Z")
+        #expect(cosignedNew.status == 0, "\(cosignedNew.stderr)")
+        #expect(cosignedNew.stdout.contains(#""previousSize":null"#), "\(cosignedNew.stdout)")
+        let cosignature = try CanonicalJSON.parse(Array(cosignedNew.stdout.utf8))
+        let note = scratch.path("cosigned.note")
+        try #require(cosignature["note"]?.stringValue).write(toFile: note, atomically: true, encoding: .utf8)
+        let stored = CLI.run([
+            "append", ledger, "--signing-key", vendorB, "--log-key", newLog, "--at", "2026-10-31T04:00:00Z", note,
+        ])
+        #expect(stored.status == 0, "\(stored.stderr)")
+        let witness = try #require(cosignature["key"]?.stringValue)
+        let witnessed = CLI.run(["verify", ledger, "--witness", witness] + state)
+        #expect(witnessed.status == 0, "\(witnessed.stdout)")
+        let newLogKey = try #require(Self.logKey(ledger))
+        #expect(newLogKey != oldLogKey)
+        let proofNow = CLI.run(["prove", ledger, "log:151", "--state", scratch.path("prover2"), "--trust", Self.trust])
+        try proofNow.stdout.write(toFile: scratch.path("new.tlog-proof"), atomically: true, encoding: .utf8)
+        #expect(CLI.run(["check-proof", scratch.path("new.tlog-proof"), "--log-key", newLogKey, entry]).status == 0)
+        #expect(CLI.run(["check-proof", scratch.path("new.tlog-proof"), "--log-key", oldLogKey, entry]).status == 1)
+
         let republished = CLI.run(publish)
         #expect(republished.status == 0, "\(republished.stderr)")
         let vkey = try #require(
@@ -102,6 +143,12 @@ struct LogHandoverTests {
         try "".write(toFile: site + "/proofs.txt", atomically: true, encoding: .utf8)
         let go = TransparencyTests.runGoChecker(site, scratch: scratch)
         #expect(go.status == 0, "\(go.output)")
+    }
+
+    /// The log key the tip's descriptor declares (`<origin>+<key ID>+<key>`).
+    static func logKey(_ ledger: String) -> String? {
+        let descriptor = runProcess("git", ["--git-dir", ledger, "show", "main:ledger.json"]).stdout
+        return (try? CanonicalJSON.parse(Array(descriptor.utf8)))?["log"]?.stringValue
     }
 
     /// The tip's checkpoint as (origin, size, root).

@@ -30,6 +30,8 @@ public struct Checkpoint: Sendable {
     public var conductFindings: [PolicyFailure]?
     /// The log handovers of the history up to the tip, oldest first (small: one per log key retired).
     public var logHandovers: [LogHandover] = []
+    /// The log keys retired by those handovers (``ReplayState/retiredLogs``), kept by the writer's state too.
+    public var retiredLogs: [NoteKey] = []
     /// The transparency log's right edge at the tip (`{"size", "peaks": [base64…]}` in the JSON); without
     /// it, continuing re-hashes every file of the history.
     public var transparencyLog: CompactRange?
@@ -45,6 +47,7 @@ public struct Checkpoint: Sendable {
         if let profilePlatform { object.set("profilePlatform", .string(profilePlatform)) }
         if let lastWriteTime { object.set("lastWriteTime", .string(lastWriteTime.rfc3339)) }
         if !logHandovers.isEmpty { object.set("logHandovers", .array(logHandovers.map { .object($0.json) })) }
+        if !retiredLogs.isEmpty { object.set("retiredLogs", .array(retiredLogs.map { .string($0.description) })) }
         if let transparencyLog {
             object.set(
                 "transparencyLog",
@@ -98,6 +101,14 @@ public struct Checkpoint: Sendable {
         firstCommitTime = reader.has("firstCommitTime") ? try reader.integer("firstCommitTime") : nil
         profilePlatform = try reader.optionalString("profilePlatform")
         lastWriteTime = try reader.optionalTimestamp("lastWriteTime")
+        if reader.has("retiredLogs") {
+            retiredLogs = try reader.stringArray("retiredLogs").map { (text: String) throws(LedgerFormatError) in
+                guard let key = NoteKey(text) else {
+                    throw LedgerFormatError(.invalidValue, "not a log key", path: "$.retiredLogs")
+                }
+                return key
+            }
+        }
         if case .array(let handovers)? = object["logHandovers"] {
             logHandovers = try handovers.map { (value: JSONValue) throws(LedgerFormatError) in
                 guard let handover = value.objectValue else {
@@ -122,6 +133,7 @@ public struct Checkpoint: Sendable {
             signaturesChecked: summary.signaturesChecked, firstCommitTime: summary.firstCommitTime,
             profilePlatform: state.profilePlatform)
         lastWriteTime = state.lastWriteTime
+        retiredLogs = state.retiredLogs
         maps = ReplayMaps(of: state)
         records = state.records
         transparencyLog = state.log

@@ -29,6 +29,10 @@ extension ReplayState {
                 kind: .unreadable, description: "\(commit.short) is not a ledger commit to resume from")
         }
         state.descriptor = try snapshot.descriptor()
+        // The keys a handover may not go back to: the checkpoint's, else read from the history's descriptors.
+        state.retiredLogs =
+            try checkpoint?.retiredLogs
+            ?? LogKeyHistory.keys(repository, endingAt: commit).dropLast().compactMap(\.key)
         state.signers = try snapshot.allowedSigners()
         state.previous = commit
         state.previousTime = snapshot.commit.time

@@ -11,6 +11,9 @@ public struct ReplayState: Sendable {
     /// The previous commit's time (whole seconds): the lower end of the next commit's time window.
     public var previousTime: Int64?
     public var descriptor: LedgerDescriptor?
+    /// The log keys handed over before the one in force, oldest first (docs/FORMAT.md, "Log handover"): a
+    /// handover may not go back to one of them, key or origin.
+    public var retiredLogs: [NoteKey] = []
     /// The signers the *next* commit must be signed by (nil before the root: the trust root decides).
     public var signers: AllowedSigners?
     public var logSize: Int64 = 0
@@ -119,7 +122,12 @@ public struct ReplayState: Sendable {
             case .success(.descriptor(let value)):
                 // The root's descriptor; afterwards only a log handover replaces it, and only its `log` is taken
                 // (DescriptorPolicy reports any other change).
-                if descriptor == nil { descriptor = value } else { descriptor?.log = value.log }
+                if descriptor == nil {
+                    descriptor = value
+                } else {
+                    if let old = descriptor?.log, value.log != old { retiredLogs.append(old) }
+                    descriptor?.log = value.log
+                }
             case .success(.allowedSigners(let value)):
                 signers = value
             case .success(.checkpoint(let note)):

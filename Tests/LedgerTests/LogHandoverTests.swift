@@ -51,6 +51,17 @@ struct LogHandoverTests {
         }
         let cosignedOld = cosign("2026-10-30T13:00:00Z")
         #expect(cosignedOld.status == 0, "\(cosignedOld.stderr)")
+        // The vendor stores it (still with the old log key) and publishes: the folder's checkpoint is cosigned.
+        let oldLog = key("vendor-2026a", "a1")
+        let oldNote = scratch.path("cosigned-old.note")
+        try #require(try CanonicalJSON.parse(Array(cosignedOld.stdout.utf8))["note"]?.stringValue).write(
+            toFile: oldNote, atomically: true, encoding: .utf8)
+        let storedOld = CLI.run([
+            "append", ledger, "--signing-key", vendorB, "--log-key", oldLog, "--at", "2026-10-30T14:00:00Z", oldNote,
+        ])
+        #expect(storedOld.status == 0, "\(storedOld.stderr)")
+        #expect(CLI.run(publish).status == 0)
+        let lastOldCommit = try Repository.open(ledger).resolveCommit("main")
 
         // Without the old log key, vendor-2026b cannot add to the log...
         let refused = CLI.run([
@@ -75,8 +86,12 @@ struct LogHandoverTests {
             "--at", "2026-10-31T01:00:00Z",
         ])
         #expect(rotated.status == 0, "\(rotated.stderr)")
-        // The old log key can no longer sign the log.
-        let oldLog = key("vendor-2026a", "a1")
+        // The old log key can no longer sign the log, and the log cannot be handed back to it.
+        #expect(
+            CLI.run([
+                "keys", "rotate-log", ledger, "--signing-key", vendorB, "--log-key", oldLog, "--origin", "again",
+                "--at", "2026-10-31T01:30:00Z",
+            ]).status == 65)
         let stale = CLI.run([
             "keys", "rotate", ledger, "--signing-key", vendorB, "--remove", another + ".pub", "--log-key", oldLog,
             "--at", "2026-10-31T02:00:00Z",
@@ -132,6 +147,14 @@ struct LogHandoverTests {
         try proofNow.stdout.write(toFile: scratch.path("new.tlog-proof"), atomically: true, encoding: .utf8)
         #expect(CLI.run(["check-proof", scratch.path("new.tlog-proof"), "--log-key", newLogKey, entry]).status == 0)
         #expect(CLI.run(["check-proof", scratch.path("new.tlog-proof"), "--log-key", oldLogKey, entry]).status == 1)
+
+        // A consistency proof to the commit before the handover ends in the old log's checkpoint.
+        let toOld = CLI.run([
+            "prove", ledger, "--consistency", "1", lastOldCommit.hex, "--state", scratch.path("prover3"),
+            "--trust", Self.trust,
+        ])
+        #expect(toOld.status == 0, "\(toOld.stderr)")
+        #expect(toOld.stdout.contains("\n\(before.origin)\n"), "\(toOld.stdout)")
 
         let republished = CLI.run(publish)
         #expect(republished.status == 0, "\(republished.stderr)")

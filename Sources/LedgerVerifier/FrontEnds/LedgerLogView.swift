@@ -51,9 +51,14 @@ public struct LedgerLogView: Sendable {
     /// The consistency proof from the log at `oldSize` to the checkpoint of size `newSize` (default: the tip), in
     /// tlog-witness's `add-checkpoint` body form: `old <size>`, the proof hashes (base64), a blank line and the
     /// newer checkpoint (the tip's with its cosignatures, or the one a commit carried at `newSize`).
-    public func consistencyProof(oldSize: Int, newSize: Int? = nil) -> String? {
+    /// `newCommit` names the commit whose checkpoint ends the proof, when NEW was given as a commit: a log
+    /// handover leaves two checkpoints of one size (the old log's last, the new log's first), and the proof
+    /// must end in the one that commit carries.
+    public func consistencyProof(oldSize: Int, newSize: Int? = nil, newCommit: ObjectID? = nil) -> String? {
         let newSize = newSize ?? size
-        let note = newSize == size ? cosignedTip : checkpoint(size: newSize)?.note
+        let note =
+            newCommit.flatMap { checkpoint(commit: $0)?.note }
+            ?? (newSize == size ? cosignedTip : checkpoint(size: newSize)?.note)
         guard let note, oldSize >= 0, oldSize <= newSize, newSize <= size else { return nil }
         let hashes = Merkle.consistencyProof(oldSize: oldSize, leaves: tiles.levels[0][..<newSize])
         return "old \(oldSize)\n" + hashes.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + note

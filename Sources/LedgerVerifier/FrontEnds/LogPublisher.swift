@@ -84,7 +84,7 @@ public enum LogPublisher {
         guard let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self)),
             let head = TreeHead(text: note.text),
             (note.isSigned(by: log.key) && head.origin == log.key.name)
-                || log.checkpoints.contains(where: { $0.note == note.formatted })
+                || log.checkpoints.contains(where: { (try? SignedNote(parsing: $0.note))?.text == note.text })
         else {
             throw Failure(
                 description:

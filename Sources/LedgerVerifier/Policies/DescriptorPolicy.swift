@@ -2,8 +2,9 @@ import LedgerStore
 import LedgerFormat
 
 /// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers` (and the profile object the
-/// descriptor declares, if it declares one); the descriptor never
-/// changes afterwards (there is no descriptor rotation); a signer rotation is a commit whose only change
+/// descriptor declares, if it declares one); afterwards only a log handover changes the descriptor (its `log`
+/// alone, to a key and origin the log never had: docs/FORMAT.md "Log handover"); a signer rotation is a
+/// commit whose only change
 /// is `keys/allowed_signers` (and the `checkpoint` every commit updates), which must still list a key.
 public struct DescriptorPolicy: LedgerPolicy {
     public static let name = "DescriptorPolicy"
@@ -37,7 +38,9 @@ public struct DescriptorPolicy: LedgerPolicy {
             }
         } else {
             for change in descriptorChanges {
-                if change.kind == .modified, let problem = Self.handoverProblem(step, previous: state.descriptor) {
+                if change.kind == .modified,
+                    let problem = Self.handoverProblem(step, previous: state.descriptor, retired: state.retiredLogs)
+                {
                     failures.append(failure(step, path: change.path, problem))
                 } else if change.kind != .modified {
                     failures.append(
@@ -73,7 +76,7 @@ public struct DescriptorPolicy: LedgerPolicy {
     /// when it is one: the only change to the descriptor is its `log` — a new key under a new origin — and
     /// the commit changes nothing else but the checkpoint (which CheckpointPolicy holds to the new log's
     /// first: the old log's last size and root, signed by the new key).
-    static func handoverProblem(_ step: CommitStep, previous: LedgerDescriptor?) -> String? {
+    static func handoverProblem(_ step: CommitStep, previous: LedgerDescriptor?, retired: [NoteKey]) -> String? {
         guard let previous, let from = previous.log else {
             return "the descriptor changed after the first commit; only a log handover may change it"
         }
@@ -89,9 +92,9 @@ public struct DescriptorPolicy: LedgerPolicy {
         guard unchanged == previous else {
             return "the descriptor changed beyond its log key; a log handover changes only `log`"
         }
-        guard to.publicKey != from.publicKey, to.name != from.name else {
-            return "a log handover names a new key under a new origin (\(to.name) with the same "
-                + (to.publicKey == from.publicKey ? "key" : "origin") + " as the log it hands over)"
+        for earlier in [from] + retired where to.publicKey == earlier.publicKey || to.name == earlier.name {
+            return "a log handover names a new key under a new origin, never one the ledger's log had: "
+                + "\(to) has the \(to.publicKey == earlier.publicKey ? "key" : "origin") of \(earlier)"
         }
         let others = step.changes.filter {
             $0.path != LedgerLayout.descriptorPath && $0.path != LedgerLayout.checkpointPath

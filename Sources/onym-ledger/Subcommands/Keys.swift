@@ -1,5 +1,6 @@
 import LedgerFormat
 import LedgerStore
+import LedgerVerifier
 import LedgerWriter
 
 extension OnymLedger {
@@ -115,7 +116,7 @@ extension OnymLedger {
                         throw CLIError.data("\(ledger): no \(LedgerLayout.allowedSignersPath) at the tip; not a ledger")
                     }
                     signers = try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
-                    logs = try Self.logKeys(repository, tip: tip)
+                    logs = try LogKeyHistory.keys(repository, endingAt: tip)
                 } catch let error as CLIError {
                     throw error
                 } catch {
@@ -181,23 +182,6 @@ extension OnymLedger {
                 }
                 return .success
             }
-        }
-
-        /// The log key each commit's descriptor declares, at each commit that changed it (the first commit, then
-        /// every log handover), oldest first. Read as the repository is, not verified (that is `verify`'s).
-        static func logKeys(_ repository: Repository, tip: ObjectID) throws -> [(commit: ObjectID, key: NoteKey?)] {
-            var keys: [(commit: ObjectID, key: NoteKey?)] = []
-            var lastBlob: ObjectID?
-            for commit in try repository.history(from: tip) {
-                guard let entry = try repository.entry(at: LedgerLayout.descriptorPath, inCommit: commit),
-                    entry.id != lastBlob
-                else { continue }
-                lastBlob = entry.id
-                let bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes)
-                let key = (try? LedgerDescriptor(json: try CanonicalJSON.parse(bytes)))?.log
-                if keys.last.map({ $0.key != key }) ?? true { keys.append((commit, key)) }
-            }
-            return keys
         }
     }
 }

@@ -63,7 +63,9 @@ extension OnymLedger {
                     }
                     return value
                 }
-                guard let oldSize = size(old), let proof = log.consistencyProof(oldSize: oldSize, newSize: newSize)
+                let newCommit = new.flatMap { Int($0) == nil ? try? Repository.open(ledger).resolveCommit($0) : nil }
+                guard let oldSize = size(old),
+                    let proof = log.consistencyProof(oldSize: oldSize, newSize: newSize, newCommit: newCommit)
                 else {
                     throw .data(
                         "\(old)\(new.map { " → \($0)" } ?? ""): no consistency proof (old must not exceed new; new must be "

@@ -1049,11 +1049,14 @@ enum TamperCorpus {
 
     /// Hands the log to ``newLogKey`` under a new origin in a commit on the tip (signed by the tip's signer),
     /// with `extra` edits in the same commit; later checkpoints are signed by the new key.
-    static func handOver(_ s: Surgeon, extra: [Edit] = []) {
+    static func handOver(
+        _ s: Surgeon, to signer: Ed25519.PrivateKey = newLogKey, origin: String = "fixture-ledger/handover",
+        extra: [Edit] = []
+    ) {
         var descriptor = s.json(LedgerLayout.descriptorPath)
-        let key = NoteKey(name: "fixture-ledger/handover", type: NoteKey.ed25519, publicKey: newLogKey.publicKey)!
+        let key = NoteKey(name: origin, type: NoteKey.ed25519, publicKey: signer.publicKey)!
         descriptor.set("log", .string(key.description))
-        s.logKey = newLogKey
+        s.logKey = signer
         let tip = LedgerTrailers(message: s.info(s.tip).message)!
         s.append(
             [.upsert(path: LedgerLayout.descriptorPath, id: s.blob(descriptor), mode: mode)] + extra,
@@ -1074,6 +1077,13 @@ enum TamperCorpus {
         ) { s in
             let next = write(7, after: entry(s, 6))
             handOver(s, extra: [.upsert(path: entryPath(7), id: s.blob(next.json), mode: mode)])
+        },
+        Attack(
+            name: "a handover back to a retired log key", policy: "DescriptorPolicy",
+            conformance: "LogHandoverBackToARetiredKey"
+        ) { s in
+            handOver(s)
+            handOver(s, to: FixtureLedger.signer1, origin: "fixture-ledger/again")
         },
         Attack(
             name: "a handover checkpoint with another size", policy: "CheckpointPolicy",

@@ -2,12 +2,14 @@
 """dsacheck LEDGER.git STATEMENTS.jsonl STATEMENTS.csv SCHEMA: checks `onym-ledger export dsa` independently.
 
 Validates every statement against the JSON Schema written from the DSA Transparency Database's submission
-rules (Python `jsonschema`, Draft 2020-12, with format checking), then derives from the ledger itself — read
-with stock git, not onym-ledger — which statements there must be: one per ban verdict that has a receipt,
-one per received dismissal that undoes a ban in the same case (authority and case id) that no earlier
-dismissal undid. The exported puids
-must be exactly those, the CSV must hold the same statements as the JSON Lines, and dates must be the
-verdicts' UTC dates. Prints a summary; exits 1 on the first disagreement.
+rules (Python `jsonschema`, Draft 2020-12, with format checking), then checks each statement against the
+ledger itself — read with stock git, not onym-ledger. A statement reports a restriction that took effect:
+its puid names a received ban verdict (never a dismissal: a reversal is the end date of the restriction it
+ended, not a restriction), it applies no earlier than the ban's executeAfter and its receipt, it ends no
+earlier than it applies and no later than the ban's expiry, and it is a termination exactly when it has no
+end. Completeness, for the cases nothing else can have changed: a received ban that is its case's only
+verdict, of an authority no revocation names, executed before the export, must have its statement. The CSV
+must hold the same statements as the JSON Lines. Prints a summary; exits 1 on the first disagreement.
 """
 import csv
 import io
@@ -50,39 +52,35 @@ def main():
 
     verdicts = records(ledger, "verdicts")
     receipts = records(ledger, "receipts")
+    revoked = {r["authority"] for r in records(ledger, "revocations").values()}
     received = {ref: verdict for ref, verdict in verdicts.items() if ref in receipts}
-    expected = {}
-    rank = {"open-case": 0, "ban": 1, "dismiss": 2}
-    standing = set()  # cases with a ban no dismissal has undone yet
-    ordered = sorted(received.items(), key=lambda item: (item[1]["decidedAt"], rank[item[1]["disposition"]], item[0]))
-    for ref, verdict in ordered:
-        case = (verdict["authority"], verdict["caseId"])
-        if verdict["disposition"] == "ban":
-            expected["onym-" + ref] = verdict
-            standing.add(case)
-        elif verdict["disposition"] == "dismiss" and case in standing:
-            standing.discard(case)
-            expected["onym-" + ref] = verdict
     puids = [statement["puid"] for statement in statements]
     if len(set(puids)) != len(puids):
         fail("a puid is repeated")
-    if set(puids) != set(expected):
-        fail(f"statements {sorted(set(puids) ^ set(expected))[:3]}… differ from the ledger's bans and reversals")
     for statement in statements:
-        verdict = expected[statement["puid"]]
-        reversal = verdict["disposition"] == "dismiss"
-        decided = verdict["decidedAt"][:10]
-        if reversal and (statement["application_date"] != decided
-                         or statement.get("end_date_account_restriction") != decided):
-            fail(f"{statement['puid']}: a reversal applies and ends on its decision date {decided}")
-        if not reversal:
-            if statement["decision_account"] != ("DECISION_ACCOUNT_SUSPENDED" if "banExpires" in verdict
-                                                 else "DECISION_ACCOUNT_TERMINATED"):
-                fail(f"{statement['puid']}: decision_account does not follow the ban's term")
-            if "banExpires" in verdict and statement["end_date_account_restriction"] != verdict["banExpires"][:10]:
-                fail(f"{statement['puid']}: the end date is not the ban's expiry")
+        verdict = received.get(statement["puid"][5:])
+        if verdict is None or verdict["disposition"] != "ban":
+            fail(f"{statement['puid']}: not a received ban verdict (a statement reports a restriction)")
+        applies = statement["application_date"]
+        receipt = receipts[statement["puid"][5:]]
+        if applies < verdict["executeAfter"][:10] or applies < receipt["receivedAt"][:10]:
+            fail(f"{statement['puid']}: applies on {applies}, before the ban could take effect")
+        end = statement.get("end_date_account_restriction")
+        if end is not None and (end < applies or ("banExpires" in verdict and end > verdict["banExpires"][:10])):
+            fail(f"{statement['puid']}: ends on {end}, outside {applies} … the ban's expiry")
+        if statement["decision_account"] != ("DECISION_ACCOUNT_SUSPENDED" if end else "DECISION_ACCOUNT_TERMINATED"):
+            fail(f"{statement['puid']}: decision_account does not follow the end date")
         if verdict["caseId"] not in statement["decision_facts"] or statement["puid"][5:] not in statement["decision_facts"]:
             fail(f"{statement['puid']}: decision_facts does not name the case and the verdict")
+    cases = {}
+    for ref, verdict in verdicts.items():
+        cases.setdefault((verdict["authority"], verdict["caseId"]), []).append(ref)
+    export_day = max([s["application_date"] for s in statements] or ["0000"])
+    for ref, verdict in received.items():
+        alone = cases[(verdict["authority"], verdict["caseId"])] == [ref]
+        if (verdict["disposition"] == "ban" and alone and verdict["authority"] not in revoked
+                and verdict["executeAfter"][:10] < export_day and "onym-" + ref not in puids):
+            fail(f"onym-{ref}: a ban alone in its case, executed, has no statement")
 
     rows = list(csv.DictReader(io.open(csv_path, encoding="utf-8", newline="")))
     if [row["puid"] for row in rows] != puids:
@@ -92,8 +90,8 @@ def main():
             cell = json.loads(row[key]) if isinstance(value, list) else row[key]
             if cell != value:
                 fail(f"{statement['puid']}: CSV column {key} is {row[key]!r}, not {value!r}")
-    bans = sum(1 for v in expected.values() if v["disposition"] == "ban")
-    print(f"ok {len(statements)} statements ({bans} bans, {len(statements) - bans} reversals) valid and complete")
+    bans = sum(1 for v in received.values() if v["disposition"] == "ban")
+    print(f"ok {len(statements)} statements (restrictions of {bans} received bans) valid")
 
 
 if __name__ == "__main__":

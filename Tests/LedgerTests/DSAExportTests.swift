@@ -4,10 +4,10 @@ import Testing
 @testable import LedgerFormat
 @testable import LedgerReport
 
-/// Issue 16: `export dsa` writes statements of reasons the DSA Transparency Database would accept, one per
-/// ban and per reversal — checked by an independent script (`Tests/Interop/dsacheck.py`: Python `jsonschema`
-/// against the schema written from the database's rules, and the bans and reversals read from the ledger
-/// with stock git).
+/// `export dsa` writes statements of reasons the DSA Transparency Database would accept, one per restriction
+/// that took effect — checked by an independent script (`Tests/Interop/dsacheck.py`: Python `jsonschema`
+/// against the schema written from the database's rules, and each statement against the ban verdicts read
+/// from the ledger with stock git).
 @Suite("DSA export: statements of reasons")
 struct DSAExportTests {
     static let schema = ExampleLedgerTests.root.appendingPathComponent("schemas/dsa-statement-of-reasons.schema.json")
@@ -26,9 +26,21 @@ struct DSAExportTests {
         #expect(CLI.run(["export", "dsa", ledger, "--state", state, "--out", csv]).status == 0)
         let check = runProcess("python3", [Self.checker.path, ledger, jsonl, csv, Self.schema.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("reversals) valid and complete"))
-        // The example has both kinds.
-        #expect(!check.stdout.contains(" 0 reversals") && !check.stdout.contains("(0 bans"))
+        #expect(check.stdout.contains("received bans) valid"), "\(check.stdout)")
+        // One statement per restriction that took effect: no reversal filed as a restriction, and not Lena's
+        // late ban (decided after its case's deadline: the case defaulted, the gate says clear).
+        let exported = try String(contentsOfFile: jsonl, encoding: .utf8)
+        #expect(!exported.contains("Reversal:"))
+        #expect(!exported.contains("onym-3247a60034b3"))
+        let lena = "enrollment:479b2513-a644-4cf4-8e01-44bad8a2cceb"
+        let gate = CLI.run([
+            "gate", ledger, "--binding", lena, "--at", "2026-08-15T00:00:00Z", "--state", state, "--json",
+        ])
+        #expect(!gate.stdout.contains(#""banned""#) || gate.stdout.contains(#""clear""#), "\(gate.stdout)")
+        let lines = exported.split(separator: "\n")
+        #expect(lines.count == 55, "\(lines.count) statements")
+        // A restriction that ended early carries the day it really ended, and says why.
+        #expect(exported.contains("and ended on"))
         // Exported twice, the same bytes (a stable export a vendor can diff).
         let again = scratch.path("again.jsonl")
         #expect(CLI.run(["export", "dsa", ledger, "--state", state, "--out", again]).status == 0)
@@ -50,7 +62,11 @@ struct DSAExportTests {
                 text.replacingOccurrences(of: "STATEMENT_CATEGORY_VIOLENCE", with: "STATEMENT_CATEGORY_HATE"),
                 "is not one of"
             ),
-            (String(text.split(separator: "\n").dropLast().joined(separator: "\n")) + "\n", "differ from the ledger"),
+            (
+                text.replacingOccurrences(
+                    of: "\"application_date\":\"2026-06-06\"", with: "\"application_date\":\"2026-01-02\""),
+                "before the ban could take effect"
+            ),
         ] {
             try Data(broken.utf8).write(to: URL(fileURLWithPath: jsonl))
             let check = runProcess("python3", [Self.checker.path, ledger, jsonl, csv, Self.schema.path])

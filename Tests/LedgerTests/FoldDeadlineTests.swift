@@ -178,4 +178,26 @@ struct FoldDeadlineTests {
             "2026-03-29T23:59:59Z", EvaluatorRule.decisionDeadlineDefault.rawValue, caseOpen: false)
         #expect(WriteReplay.check(aSecondEarly, facts: [open]) != nil)
     }
+
+    /// A statement of reasons reports a restriction that took effect (``Restriction``): a suspensive ban in
+    /// force from its executeAfter until its reversal; the same ban reversed inside its window, none.
+    @Test func restrictionsAreTheBansTheFoldExecuted() {
+        let open = Self.fact(.openCase, "c10", "harassment", decided: "2026-03-16T00:00:00Z")
+        let ban = Self.fact(.ban, "c10", "harassment", decided: "2026-03-21T00:00:00Z")  // executeAfter 03-31
+        let reversal = Self.fact(.dismiss, "c10", "harassment", decided: "2026-04-25T00:00:00Z")
+        let end = Instant.parse("2026-06-01T00:00:00Z")!
+        let lifted = Restriction.all([open, ban, reversal], upTo: end)
+        #expect(lifted.count == 1)
+        #expect(lifted.first?.ban.ref == ban.ref)
+        #expect(lifted.first?.startedAt == ban.executeAfter)
+        #expect(lifted.first?.endedAt == Instant.parse("2026-04-25T00:00:00Z"))
+        #expect(lifted.first?.endedBy == reversal.ref.hex)
+        let early = Self.fact(.dismiss, "c10", "harassment", decided: "2026-03-25T00:00:00Z")
+        #expect(Restriction.all([open, ban, early], upTo: end).isEmpty)
+        // Not reversed: it ends by its expiry; still in force at the export's time: no end yet.
+        let expired = Restriction.all([open, ban], upTo: end).first
+        #expect(expired?.endedAt == ban.banExpires)
+        #expect(expired?.endedBy == EvaluatorRule.expiry.rawValue)
+        #expect(Restriction.all([open, ban], upTo: Instant.parse("2026-04-01T00:00:00Z")!).first?.endedAt == nil)
+    }
 }

@@ -1,8 +1,12 @@
 public import LedgerFormat
 
-/// `onym-ledger export dsa`: the ledger's bans and reversals as statements of reasons in the DSA Transparency
-/// Database's submission shape (issue 16), one per ban verdict the vendor received and one per dismissal
-/// that reversed a ban. docs/DSA.md says how each field is derived; DECISIONS.md why.
+public import LedgerVerifier
+
+/// `onym-ledger export dsa`: the restrictions the ledger's bans really imposed, as statements of reasons in
+/// the DSA Transparency Database's submission shape — one per ban that took effect, as the fold executed it
+/// (``Restriction``), never one per verdict: a ban that never took effect (late in a defaulted case, reversed
+/// inside its suspensive window, voided by a revocation) files nothing, and a reversal is the end date of
+/// the restriction it ended, not a restriction of its own. docs/DSA.md says how each field is derived.
 public enum DSAExport {
     /// One statement: its fields in submission order (absent optional fields are left out).
     public struct Statement: Sendable {
@@ -11,56 +15,52 @@ public enum DSAExport {
         public var json: JSONObject { JSONObject(fields) }
     }
 
-    /// The statements for `contents`, oldest decision first.
-    public static func statements(_ contents: LedgerContents, config: DSAConfig) -> [Statement] {
-        var received: Set<ContentAddress> = []
-        for receipt in contents.receipts { received.insert(receipt.verdictRef) }
-        let verdicts = contents.verdicts.filter { received.contains($0.ref) }
-            .sorted { ($0.decidedAt, $0.ref.hex) < ($1.decidedAt, $1.ref.hex) }
-        let byCase = Dictionary(grouping: verdicts) { VerdictFact.CaseKey(authority: $0.authority, caseId: $0.caseId) }
-        var reversed: [ContentAddress: Verdict] = [:]
-        for reversal in Reversal.all(in: verdicts) { reversed[reversal.dismissal.ref] = reversal.bans.last }
+    /// The database refuses an `application_date` before this day (its submission rules).
+    static let earliestApplication = "2020-01-01"
+
+    /// Every restriction the verified history imposed up to `time`, on every binding.
+    public static func restrictions(of history: VerifiedHistory, upTo time: Instant) -> [Restriction] {
+        history.knownBindings.flatMap { binding in
+            Restriction.all(history.facts(of: binding), revocations: history.revocations, upTo: time)
+        }
+    }
+
+    /// The statements for `restrictions` (the database refuses restrictions applied before 2020: those are
+    /// left out), in the order they took effect, then by content address.
+    public static func statements(
+        _ contents: LedgerContents, restrictions: [Restriction], config: DSAConfig
+    ) -> [Statement] {
+        var verdicts: [ContentAddress: Verdict] = [:]
+        for verdict in contents.verdicts { verdicts[verdict.ref] = verdict }
+        var caseOpened: [VerdictFact.CaseKey: Instant] = [:]
+        for verdict in contents.verdicts {
+            let key = VerdictFact.CaseKey(authority: verdict.authority, caseId: verdict.caseId)
+            caseOpened[key] = min(caseOpened[key] ?? verdict.decidedAt, verdict.decidedAt)
+        }
         var path: [ContentAddress: String] = [:]
         for stored in contents.records where stored.record is Verdict { path[stored.address] = stored.path }
-        var statements: [Statement] = []
-        for verdict in verdicts {
-            let group = byCase[VerdictFact.CaseKey(authority: verdict.authority, caseId: verdict.caseId)] ?? []
-            let opened = group.map(\.decidedAt).min() ?? verdict.decidedAt
-            switch verdict.disposition {
-            case .ban:
-                statements.append(
-                    statement(
-                        for: verdict, reversing: nil, caseOpened: opened, config: config,
-                        ledger: contents.descriptor.ledgerId,
-                        path: path[verdict.ref]))
-            case .dismiss:
-                if let ban = reversed[verdict.ref] {
-                    statements.append(
-                        statement(
-                            for: verdict, reversing: ban, caseOpened: opened, config: config,
-                            ledger: contents.descriptor.ledgerId, path: path[verdict.ref]))
-                }
-            case .openCase:
-                break
+        return restrictions.sorted { ($0.startedAt, $0.ban.ref.hex) < ($1.startedAt, $1.ban.ref.hex) }
+            .filter { date($0.startedAt) >= earliestApplication }
+            .compactMap { restriction in
+                guard let verdict = verdicts[restriction.ban.ref] else { return nil }
+                return statement(
+                    for: restriction, verdict: verdict,
+                    caseOpened: caseOpened[restriction.ban.caseKey]
+                        ?? verdict.decidedAt, config: config, ledger: contents.descriptor.ledgerId,
+                    path: path[verdict.ref])
             }
-        }
-        return statements
     }
 
     private static func statement(
-        for verdict: Verdict, reversing ban: Verdict?, caseOpened: Instant, config: DSAConfig, ledger: String,
+        for restriction: Restriction, verdict: Verdict, caseOpened: Instant, config: DSAConfig, ledger: String,
         path: String?
     ) -> Statement {
-        let classId = (ban ?? verdict).classId
-        let mapping = config.mapping(of: classId)
+        let mapping = config.mapping(of: verdict.classId)
         var fields: [(String, JSONValue)] = []
-        let original = ban ?? verdict
-        let permanent = original.banExpires == nil
+        // The end: when it really ended, else the expiry still ahead; a ban with neither is a termination.
+        let end = restriction.endedAt ?? verdict.banExpires
         fields.append(
-            (
-                "decision_account",
-                .string(permanent && ban == nil ? "DECISION_ACCOUNT_TERMINATED" : "DECISION_ACCOUNT_SUSPENDED")
-            ))
+            ("decision_account", .string(end == nil ? "DECISION_ACCOUNT_TERMINATED" : "DECISION_ACCOUNT_SUSPENDED")))
         fields.append(("account_type", .string(config.accountType)))
         if !mapping.categorySpecification.isEmpty {
             fields.append(("category_specification", .array(mapping.categorySpecification.map { .string($0) })))
@@ -85,15 +85,10 @@ public enum DSAExport {
             fields.append(("territorial_scope", .array(scope.map { .string($0) })))
         }
         fields.append(("content_date", .string(date(caseOpened))))
-        // A ban applies from when it takes effect; a reversal from its own decision.
-        let applies = ban == nil ? max(verdict.executeAfter ?? verdict.decidedAt, verdict.decidedAt) : verdict.decidedAt
-        fields.append(("application_date", .string(date(applies))))
-        if ban != nil {
-            fields.append(("end_date_account_restriction", .string(date(verdict.decidedAt))))
-        } else if let expires = verdict.banExpires {
-            fields.append(("end_date_account_restriction", .string(date(expires))))
-        }
-        fields.append(("decision_facts", .string(facts(verdict, reversing: ban, ledger: ledger, path: path))))
+        fields.append(("application_date", .string(date(restriction.startedAt))))
+        if let end { fields.append(("end_date_account_restriction", .string(date(end)))) }
+        fields.append(
+            ("decision_facts", .string(facts(verdict, restriction: restriction, ledger: ledger, path: path))))
         fields.append(("source_type", .string(config.sourceType)))
         if config.sourceType != "SOURCE_VOLUNTARY" {
             var identity = String.UnicodeScalarView()
@@ -102,30 +97,37 @@ public enum DSAExport {
         }
         fields.append(("automated_detection", .string(config.automatedDetection)))
         fields.append(("automated_decision", .string(config.automatedDecision)))
-        // Unique per statement and never reused: the deciding verdict's content address.
+        // Unique per statement and never reused: the ban's content address (a ban takes effect at most once).
         fields.append(("puid", .string("onym-" + verdict.ref.hex)))
         return Statement(fields: fields)
     }
 
-    /// The facts and circumstances: who decided what, when, in which case, the authority's reasoning, and
-    /// where the signed verdict is — cut to the database's 5 000 characters.
-    static func facts(_ verdict: Verdict, reversing ban: Verdict?, ledger: String, path: String?) -> String {
-        var head: String
-        if let ban {
-            head =
-                "Reversal: \(verdict.authority) dismissed case \(verdict.caseId) on \(verdict.decidedAt.rfc3339), "
-                + "lifting the device ban decided on \(ban.decidedAt.rfc3339) (verdict \(ban.ref.hex))."
-        } else {
-            let term = verdict.banExpires.map { "until \($0.rfc3339)" } ?? "with no end date"
-            head =
-                "\(verdict.authority), a moderation authority the user designated by signed consent, banned the "
-                + "device \(term) in case \(verdict.caseId) (class \(verdict.classId)) on \(verdict.decidedAt.rfc3339)."
+    /// The facts and circumstances: who decided what, when it took effect and when it ended, the authority's
+    /// reasoning, and where the signed verdict is — cut to the database's 5 000 characters.
+    static func facts(_ verdict: Verdict, restriction: Restriction, ledger: String, path: String?) -> String {
+        let term = verdict.banExpires.map { "until \($0.rfc3339)" } ?? "with no end date"
+        var head =
+            "\(verdict.authority), a moderation authority the user designated by signed consent, banned the "
+            + "device \(term) in case \(verdict.caseId) (class \(verdict.classId)) on \(verdict.decidedAt.rfc3339); "
+            + "the ban took effect on \(restriction.startedAt.rfc3339)"
+        if let ended = restriction.endedAt {
+            head += " and ended on \(ended.rfc3339) (\(endReason(restriction.endedBy)))"
         }
-        head += " The decision is executed by setting the device's Apple DeviceCheck bits."
+        head += ". The decision is executed by setting the device's Apple DeviceCheck bits."
         let tail =
             " Signed verdict \(verdict.ref.hex) in the onym ledger \(ledger)" + (path.map { " at \($0)" } ?? "")
             + "; it can be checked with onym-ledger verify and prove."
         return factsText(head: head, reasoning: verdict.reasoning, tail: tail)
+    }
+
+    /// What ended a restriction, in words: the fold's label at its end.
+    static func endReason(_ label: String?) -> String {
+        switch label {
+        case EvaluatorRule.expiry.rawValue?: "its term expired"
+        case EvaluatorRule.designationRevocation.rawValue?: "the authority's designation was revoked"
+        case let ref? where ContentAddress(hex: ref) != nil: "by verdict \(ref), a reversal or a later decision"
+        default: "by the rules (\(label ?? "reconciliation"))"
+        }
     }
 
     /// `head`, the reasoning (shortened with `…` when the whole would pass the database's limit), `tail`.

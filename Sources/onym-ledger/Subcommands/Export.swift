@@ -5,20 +5,24 @@ import LedgerStore
 import LedgerVerifier
 
 extension OnymLedger {
-    /// `export dsa`: the ledger's bans and reversals as DSA statements of reasons (issue 16).
+    /// `export dsa`: the restrictions the ledger's bans really imposed, as DSA statements of reasons.
     struct Export: Command {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Export the verified ledger's bans and reversals as DSA Transparency Database statements.",
+            abstract:
+                "Export the restrictions the verified ledger's bans imposed as DSA Transparency Database statements.",
             usage: """
                 export dsa LEDGER --out FILE [--config FILE] [--format jsonl|csv] [--trust KEY] [--state DIR]
                        export dsa --print-config
                 """,
             discussion: """
-                One statement of reasons per ban verdict the vendor received and per dismissal that reversed a ban, in
-                the database's submission shape (schemas/dsa-statement-of-reasons.schema.json): puid is 'onym-' and the
-                deciding verdict's content address, dates are the verdicts' (UTC), decision_facts names the authority,
-                the case, its reasoning and where the signed verdict is. What the ledger cannot say — account type,
+                One statement of reasons per restriction that took effect — per ban the rules executed, asked of the
+                fold at every instant its answer changes; a ban that never took effect files nothing, and a reversal is
+                the end date of the restriction it ended — in the database's submission shape
+                (schemas/dsa-statement-of-reasons.schema.json): puid is 'onym-' and the ban's content address,
+                application_date the day it took effect, end_date_account_restriction the day it ended (or its expiry
+                while in force), decision_facts names the authority, the case, what ended it, its reasoning and where
+                the signed verdict is. What the ledger cannot say — account type,
                 source, automation, content type, and each violation class's category and ground — comes from --config
                 (default: 'export dsa --print-config' prints it; docs/DSA.md explains every field). --format defaults
                 to csv for a FILE ending in .csv, else jsonl (one JSON object per line); --out - prints. The ledger is
@@ -87,7 +91,9 @@ extension OnymLedger {
             if let note = audited.conductNote { Output.err(note) }
             let contents: LedgerContents
             do { contents = try LedgerContents(audited) } catch { throw .data("\(ledger!): \(error)") }
-            let statements = DSAExport.statements(contents, config: mapping)
+            let statements = DSAExport.statements(
+                contents, restrictions: DSAExport.restrictions(of: audited.history, upTo: audited.verifiedAt),
+                config: mapping)
             let text = csv ? DSAExport.csv(statements) : DSAExport.jsonLines(statements)
             if out == "-" {
                 FileHandle.standardOutput.write(Data(text.utf8))

@@ -4,7 +4,7 @@ public import LedgerVerifier
 
 /// `onym-ledger export dsa`: the restrictions the ledger's bans really imposed, as statements of reasons in
 /// the DSA Transparency Database's submission shape — one per ban that took effect, as the fold executed it
-/// (``Restriction``), never one per verdict: a ban that never took effect (late in a defaulted case, reversed
+/// (`Restriction`, LedgerFormat), never one per verdict: a ban that never took effect (late in a defaulted case, reversed
 /// inside its suspensive window, voided by a revocation) files nothing, and a reversal is the end date of
 /// the restriction it ended, not a restriction of its own. docs/DSA.md says how each field is derived.
 public enum DSAExport {

@@ -44,6 +44,9 @@ public struct BindingStory: Sendable {
     public let lastWritten: DeviceBits?
     /// The identities whose mandates name the binding.
     public let users: [String]
+    /// The bans that took effect on the binding (``Restriction``), by ban: a ban not here never did (or is
+    /// still waiting for its `executeAfter`), and the story must not tell it as if it ran.
+    public let restrictions: [ContentAddress: Restriction]
 
     /// The story of `binding` from the verified facts, with `unauthorized` the sequences of its writes that
     /// conduct findings name.
@@ -91,6 +94,11 @@ public struct BindingStory: Sendable {
             (a.element.time, a.element.rank, a.offset) < (b.element.time, b.element.rank, b.offset)
         }.map(\.element)
         intended = DeviceFold.evaluate(facts, revocations: revocations, at: now)
+        var restrictions: [ContentAddress: Restriction] = [:]
+        for restriction in Restriction.all(facts, revocations: revocations, upTo: now) {
+            restrictions[restriction.ban.ref] = restriction
+        }
+        self.restrictions = restrictions
         lastWritten = entries.last { $0.succeeded }.map { DeviceBits(caseOpen: $0.caseOpen, banned: $0.banned) }
         var users: [String] = []
         for mandate in mandates where !users.contains(mandate.userKey) { users.append(mandate.userKey) }

@@ -114,6 +114,22 @@ struct PublicReportTests {
         #expect(html.contains("Canonical JSON"))
     }
 
+    /// A ban the rules never executed is never told as if it ran: Lena's late ban (decided after her case's
+    /// deadline) says it never took effect, not "the ban runs until"; one that ran says when it took effect.
+    @Test func aBanThatNeverTookEffectIsNotToldAsIfItRan() throws {
+        let scratch = ScratchDirectory()
+        let site = Self.exampleSite(scratch)
+        let lena = try #require(Self.actorBinding("lena"))
+        let html = try String(contentsOfFile: site + "/" + SiteLinks.binding(lena), encoding: .utf8)
+        #expect(html.contains("This ban never took effect"))
+        #expect(!html.contains("runs until"))
+        #expect(html.contains("The authority's reasoning:"))
+        let bruno = try #require(Self.actorBinding("bruno"))
+        let ran = try String(contentsOfFile: site + "/" + SiteLinks.binding(bruno), encoding: .utf8)
+        #expect(ran.contains("The ban took effect"))
+        #expect(!ran.contains("never took effect"))
+    }
+
     static func actorBinding(_ name: String) -> String? {
         let table = try? String(
             contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)

@@ -21,7 +21,7 @@ enum BindingPage {
         }
         body += "<h2>History</h2>\n<ol class=\"story\">\n"
         for event in story.events {
-            body += "<li>" + describe(event, records: records, links: links) + "</li>\n"
+            body += "<li>" + describe(event, story: story, now: model.now, records: records, links: links) + "</li>\n"
         }
         body += "</ol>\n"
         return HTML.page(
@@ -30,7 +30,8 @@ enum BindingPage {
     }
 
     private static func describe(
-        _ event: BindingStory.Event, records: [ReportModel.RecordKey: LedgerContents.Stored], links: SiteLinks
+        _ event: BindingStory.Event, story: BindingStory, now: Instant,
+        records: [ReportModel.RecordKey: LedgerContents.Stored], links: SiteLinks
     ) -> String {
         func block(_ kind: any StoredRecord.Type, _ address: ContentAddress, _ title: String) -> String {
             records[ReportModel.RecordKey(kind: kind.kindName, address: address)].map {
@@ -56,9 +57,13 @@ enum BindingPage {
                 "<p><strong>Verdict.</strong> <code>\(HTML.escape(verdict.authority))</code> \(action) "
                 + "<code>\(HTML.escape(verdict.caseId))</code> (class <code>\(HTML.escape(verdict.classId))</code>), decided "
                 + "\(HTML.time(verdict.decidedAt)).</p>\n"
-            if !verdict.reasoning.isEmpty { text += "<blockquote>\(HTML.escape(verdict.reasoning))</blockquote>\n" }
-            if let expires = verdict.banExpires { text += "<p>The ban runs until \(HTML.time(expires)).</p>\n" }
-            if verdict.disposition == .ban, verdict.banExpires == nil { text += "<p>The ban has no end date.</p>\n" }
+            if !verdict.reasoning.isEmpty {
+                text += "<p class=\"label\">The authority's reasoning:</p>\n"
+                text += "<blockquote>\(HTML.escape(verdict.reasoning))</blockquote>\n"
+            }
+            if verdict.disposition == .ban, receipt != nil {
+                text += banOutcome(verdict, restriction: story.restrictions[verdict.ref], now: now)
+            }
             if let appeal = verdict.appealDeadline { text += "<p>Appeal until \(HTML.time(appeal)).</p>\n" }
             if !reverses.isEmpty {
                 text +=
@@ -98,6 +103,29 @@ enum BindingPage {
                 "Write \(entry.sequence): bits set to \(BindingStory.words(DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)))\(outcome)"
             return when + RecordBlock.render(entry: entry, title: title, note: note)
         }
+    }
+
+    /// What became of a received ban, as the rules executed it (``BindingStory/restrictions``): when it took
+    /// effect and ended, or that it is still to take effect, or that it never took effect — never its own
+    /// terms told as if they ran.
+    static func banOutcome(_ ban: Verdict, restriction: Restriction?, now: Instant) -> String {
+        guard let restriction else {
+            if let starts = ban.executeAfter, starts > now {
+                return "<p>The ban is to take effect \(HTML.time(starts)) (its appeal window runs until then).</p>\n"
+            }
+            return "<p><strong>This ban never took effect</strong>: by the rules it was not executed (decided after "
+                + "its case's deadline, reversed before it could take effect, or its authority's designation was "
+                + "revoked), so it set no bits.</p>\n"
+        }
+        var text = "<p>The ban took effect \(HTML.time(restriction.startedAt))"
+        if let ended = restriction.endedAt {
+            text += " and ended \(HTML.time(ended)) (\(HTML.escape(DSAExport.endReason(restriction.endedBy))))."
+        } else if let expires = ban.banExpires {
+            text += "; it runs until \(HTML.time(expires))."
+        } else {
+            text += "; it has no end date."
+        }
+        return text + "</p>\n"
     }
 }
 
@@ -161,4 +189,5 @@ enum RecordPage {
             title: "\(stored.kindName) \(stored.address.hex.prefix(12))", depth: 1,
             body: RecordBlock.render(stored, title: "\(stored.kindName) \(stored.address.hex)"))
     }
+
 }

@@ -44,7 +44,7 @@ public struct BindingStory: Sendable {
     public let lastWritten: DeviceBits?
     /// The identities whose mandates name the binding.
     public let users: [String]
-    /// The bans that took effect on the binding (``Restriction``), by ban: a ban not here never did (or is
+    /// The bans that took effect on the binding (`Restriction`, LedgerFormat), by ban: a ban not here never did (or is
     /// still waiting for its `executeAfter`), and the story must not tell it as if it ran.
     public let restrictions: [ContentAddress: Restriction]
 

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerFormat
 import LedgerVerifier
 
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
@@ -45,6 +46,8 @@ enum OnymLedger {
             Output.err("onym-ledger: unknown verb '\(verbName)'\n\n\(usage)")
             return ExitCode.usage.rawValue
         }
+        // Asked for JSON, a refusal is JSON too (on stdout, beside the message on stderr).
+        let wantsJSON = raw.contains("--json")
         var arguments = Arguments(raw)
         if arguments.wantsHelp {
             Output.out(verb.helpText)
@@ -55,6 +58,19 @@ enum OnymLedger {
             return try command.run().rawValue
         } catch {
             Output.err("onym-ledger \(verbName): \(error.message)")
+            if wantsJSON {
+                Output.json(
+                    JSONObject([
+                        (
+                            "error",
+                            .object(
+                                JSONObject([
+                                    ("verb", .string(verbName)), ("message", .string(error.message)),
+                                    ("exitCode", .integer(Int64(error.exitCode.rawValue))),
+                                ]))
+                        )
+                    ]))
+            }
             if error.exitCode == .usage { Output.err("See 'onym-ledger \(verbName) --help'.") }
             return error.exitCode.rawValue
         }

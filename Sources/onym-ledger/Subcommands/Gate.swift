@@ -37,7 +37,10 @@ extension OnymLedger {
                 OptionHelp(names: "--last-success RFC3339", help: "Client: when the last check succeeded."),
                 OptionHelp(names: "--offline", help: "Client: the backend cannot be reached."),
                 OptionHelp(
-                    names: "--json", help: "Print {result, intended, write, authorizedBy, warnings, explanation}."),
+                    names: "--json",
+                    help:
+                        "Print {binding, identities, result, intended, authorizedBy, write, warnings, explanation, "
+                        + "conductFindingCount[, route, newHolderUrl]}: schemas/gate-output.schema.json."),
             ])
 
         let ledger: String

@@ -24,7 +24,11 @@ extension OnymLedger {
                 OptionHelp(names: "--at RFC3339", help: "The reconciliation time (required)."),
                 OptionHelp(names: "--binding B", help: "Only this binding."),
                 OptionHelp(names: "--all", help: "List every binding, not only those with a pending write."),
-                OptionHelp(names: "--json", help: "Print every row as JSON."),
+                OptionHelp(
+                    names: "--json",
+                    help:
+                        "Print {at, bindings, pendingWrites, overdueClears, conductFindingCount, rows}: "
+                        + "schemas/reconcile-output.schema.json."),
             ] + AuditOptions.help)
 
         let ledger: String

@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// docs/FORMAT.md "Transparency" (issue 15): every commit that adds to the ledger's transparency log
+/// docs/FORMAT.md "Transparency": every commit that adds to the ledger's transparency log
 /// carries the C2SP checkpoint of the log after it — the origin and Ed25519 key the descriptor declares,
 /// the number of leaves, exactly one signature line (the log key's, which verifies), and the RFC 6962 root of the leaves this verifier recomputed from every file of
 /// every commit. Each checkpoint is therefore consistent with the one before it: both are roots of one

@@ -67,16 +67,21 @@ enum TamperCorpus {
     }
 
     /// Stores a verdict (signed JSON) with its receipt in a fresh commit on the tip; returns its address.
+    /// `status` is the receipt's (what validation derives: `stored` while a ban waits for its executeAfter);
+    /// `alongside` are more files for the same commit.
     @discardableResult
-    static func addReceivedVerdict(_ surgeon: Surgeon, _ verdict: JSONObject, receivedAt: String) -> ContentAddress {
+    static func addReceivedVerdict(
+        _ surgeon: Surgeon, _ verdict: JSONObject, receivedAt: String, status: VerdictReceipt.Status = .queued,
+        alongside: [(String, [UInt8])] = []
+    ) -> ContentAddress {
         let ref = try! Verdict(json: verdict).ref
-        let receipt = VerdictReceipt(verdictRef: ref, status: .queued, receivedAt: Instant.parse(receivedAt)!)
+        let receipt = VerdictReceipt(verdictRef: ref, status: status, receivedAt: Instant.parse(receivedAt)!)
         add(
             surgeon,
             [
                 (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(verdict)),
                 (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
-            ])
+            ] + alongside)
         return ref
     }
 
@@ -802,9 +807,6 @@ enum TamperCorpus {
             let ban = FixtureRecords.verdict(
                 .ban, caseId: "case-pending", mandate: mandates[2], authority: FixtureLedger.authority,
                 classId: "unsolicited-pornography", decidedAt: "2026-08-12T02:00:20Z")
-            let ref = try! Verdict(json: ban).ref
-            let receipt = VerdictReceipt(
-                verdictRef: ref, status: .stored, receivedAt: Instant.parse("2026-08-12T02:00:30Z")!)
             let report = try! CompromiseReport(
                 json: FixtureRecords.compromiseReport(
                     authority: FixtureLedger.authority, compromisedAt: "2026-08-12T02:00:40Z",
@@ -814,11 +816,9 @@ enum TamperCorpus {
                     interface: FixtureLedger.interface, authority: FixtureLedger.authority.componentId,
                     trigger: "authority-compromise", effectiveAt: "2026-08-12T02:00:40Z",
                     determinedAt: "2026-08-12T02:00:50Z", evidence: [report.ref]))
-            add(
-                s,
-                [
-                    (newRecordPath(Verdict.self, ref), CanonicalJSON.encode(ban)),
-                    (newRecordPath(VerdictReceipt.self, ref), CanonicalJSON.encode(receipt.json)),
+            let ref = addReceivedVerdict(
+                s, ban, receivedAt: "2026-08-12T02:00:30Z", status: .stored,
+                alongside: [
                     (newRecordPath(CompromiseReport.self, report.ref), CanonicalJSON.encode(report.json)),
                     (
                         newRecordPath(RevocationDetermination.self, revocation.ref),

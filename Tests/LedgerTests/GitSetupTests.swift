@@ -39,6 +39,32 @@ struct GitSetupTests {
     }
 
     /// A write-log entry's JSON with the given bits (a made-up but well-formed entry).
+    /// Run as a bare name found on `PATH` (the way a user types it), `git-setup` writes the running binary's
+    /// absolute path into the clone's textconv: `git log -p` then works from any folder, not only from the
+    /// folder `git-setup` ran in.
+    @Test func textconvNamesTheRunningBinaryWhenFoundOnPath() throws {
+        let scratch = ScratchDirectory()
+        let clone = scratch.path("clone")
+        let elsewhere = scratch.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let example = ExampleLedgerTests.example.appendingPathComponent("ledger.git").path
+        #expect(runProcess("git", ["clone", "-q", example, clone]).status == 0)
+        let folder = URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path
+        let path = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let setup = runProcess(
+            "onym-ledger", ["git-setup", clone], cwd: URL(fileURLWithPath: elsewhere), environment: ["PATH": path])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let textconv = runProcess("git", ["-C", clone, "config", "diff.onym-ledger.textconv"]).stdout
+        let written = textconv.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!written.contains(elsewhere), "git-setup wrote the folder it ran in: \(written)")
+        let binary = written.split(separator: "'").first.map(String.init) ?? ""
+        #expect(
+            binary == "onym-ledger" || FileManager.default.isExecutableFile(atPath: binary),
+            "textconv names no runnable binary: \(written)")
+        let story = runProcess("git", ["-C", clone, "log", "-p", "-n", "2", "--format=== %s"])
+        #expect(story.status == 0 && story.stdout.contains("# onym-ledger: "), "\(story.stderr)")
+    }
+
     private static func writeLogEntry(caseOpen: Bool, banned: Bool) -> [UInt8] {
         CanonicalJSON.encode(
             JSONObject([

@@ -37,6 +37,18 @@ extension OnymLedger {
 
             """
 
+        /// The absolute path of the running executable, for the clone's textconv. `argv[0]` is what the user
+        /// typed — a bare `onym-ledger` when `PATH` found it — and a relative path would name the folder
+        /// `git-setup` ran in, where git later finds nothing. Linux names the executable in `/proc/self/exe`.
+        static var runningBinary: String {
+            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                executable.hasPrefix("/")
+            {
+                return executable
+            }
+            return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        }
+
         func run() throws(CLIError) -> ExitCode {
             let repository: Repository
             let keys: [Ed25519.PublicKey]
@@ -54,7 +66,7 @@ extension OnymLedger {
             let gitDirectory =
                 repository.gitDirectory.hasSuffix("/") ? repository.gitDirectory : repository.gitDirectory + "/"
             let signersPath = gitDirectory + "onym-ledger-allowed-signers"
-            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+            let binary = Self.runningBinary
             do {
                 try DurableFile.makeFolders(gitDirectory + "info")
                 try DurableFile.write(Array(Self.attributes.utf8), to: gitDirectory + "info/attributes")

@@ -124,8 +124,22 @@ struct ReportBrowserTests {
         let results = try Self.dom(components.url!.absoluteString)
         let hit = try #require(Self.link(in: results, containing: bruno), "search found nothing for \(brunoKey)")
         #expect(Self.resolve(hit, from: search).standardized.path == brunoPage.standardized.path)
+        // By a prefix in upper case, with and without the kind: the same page, in plain grammar.
+        for query in [String(brunoKey.uppercased().prefix(20)), String(bruno.dropFirst("enrollment:".count).prefix(8))]
+        {
+            components.queryItems = [URLQueryItem(name: "q", value: query)]
+            let dom = try Self.dom(components.url!.absoluteString)
+            let prefixHit = try #require(Self.link(in: dom, containing: bruno), "search found nothing for \(query)")
+            #expect(Self.resolve(prefixHit, from: search).standardized.path == brunoPage.standardized.path)
+            #expect(dom.contains("1 result:") && !dom.contains("result(s)"), "\(query)")
+        }
+        // Too short to choose a shard: asks for more, rather than answering "nothing".
+        components.queryItems = [URLQueryItem(name: "q", value: "onym:key:B")]
+        #expect(try Self.dom(components.url!.absoluteString).contains("Type at least two characters"))
         // And by a binding nothing names: an honest "nothing".
         components.queryItems = [URLQueryItem(name: "q", value: "enrollment:no-such-device")]
-        #expect(try Self.dom(components.url!.absoluteString).contains("Nothing in this ledger names"))
+        #expect(
+            try Self.dom(components.url!.absoluteString).contains(
+                "No device binding or identity in this ledger starts with enrollment:no-such-device."))
     }
 }

@@ -59,19 +59,47 @@ enum SiteAssets {
           if (query === null) { return; }
           query = query.trim();
           input.value = query;
-          var bytes = new TextEncoder().encode(query);
+          var shown = 100;
+          var kinds = ["enrollment:", "onym:key:"];
+          var lower = query.replace(/[A-Z]/g, function (letter) { return letter.toLowerCase(); });
+          var kind = "";
+          var part = lower;
+          kinds.forEach(function (prefix) {
+            if (lower.indexOf(prefix) === 0) { kind = prefix; part = lower.slice(prefix.length); }
+          });
+          function say(text) {
+            results.textContent = "";
+            var line = document.createElement("p");
+            line.textContent = text;
+            results.appendChild(line);
+          }
+          var head = new TextEncoder().encode(part).slice(0, 2);
+          if (head.length < 2) {
+            say("Type at least two characters of the device binding or identity (after enrollment: or onym:key:).");
+            return;
+          }
           var hash = 0x811c9dc5;
-          for (var i = 0; i < bytes.length; i++) { hash ^= bytes[i]; hash = Math.imul(hash, 0x01000193) >>> 0; }
+          for (var i = 0; i < head.length; i++) { hash ^= head[i]; hash = Math.imul(hash, 0x01000193) >>> 0; }
           var shard = ("0" + (hash & 0xff).toString(16)).slice(-2);
+          function partOf(key) {
+            for (var k = 0; k < kinds.length; k++) {
+              if (key.indexOf(kinds[k]) === 0) { return key.slice(kinds[k].length); }
+            }
+            return key;
+          }
           window.onymSearchShard = function (name, table) {
             if (name !== shard) { return; }
-            results.textContent = "";
-            var found = Object.prototype.hasOwnProperty.call(table, query) ? table[query] : [];
-            var heading = document.createElement("p");
-            heading.textContent = found.length === 0 ? "Nothing in this ledger names " + query + "." : found.length + " result(s):";
-            results.appendChild(heading);
+            var found = [];
+            Object.keys(table).sort().forEach(function (key) {
+              if (kind !== "" && key.indexOf(kind) !== 0) { return; }
+              if (partOf(key).indexOf(part) !== 0) { return; }
+              table[key].forEach(function (item) { found.push(item); });
+            });
+            if (found.length === 0) { say("No device binding or identity in this ledger starts with " + query + "."); return; }
+            var count = found.length === 1 ? "1 result" : found.length + " results";
+            say(found.length > shown ? count + "; the first " + shown + " are shown: type more characters to narrow it." : count + ":");
             var list = document.createElement("ul");
-            found.forEach(function (item) {
+            found.slice(0, shown).forEach(function (item) {
               var entry = document.createElement("li");
               var link = document.createElement("a");
               link.textContent = item[0];
@@ -83,7 +111,7 @@ enum SiteAssets {
           };
           var script = document.createElement("script");
           script.src = "search/" + shard + ".js";
-          script.onerror = function () { results.textContent = "The search index could not be loaded."; };
+          script.onerror = function () { say("The search index could not be loaded."); };
           document.body.appendChild(script);
         })();
 

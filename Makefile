@@ -3,12 +3,12 @@
 #   make run    build the release binary and run the main job
 #   make test   run the whole test suite
 #
-# Both install what they need first (Debian packages via apt-get, a Python JSON Schema validator
+# Both install what they need first (Debian packages via apt-get; a Python JSON Schema validator and Selenium
 # via pip), and only what is missing.
 
 SHELL := /bin/bash
 APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
-  golang-go golang-golang-x-mod-dev python3-cryptography chromium
+  golang-go golang-golang-x-mod-dev python3-cryptography chromium chromium-driver
 SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
@@ -28,6 +28,9 @@ deps:
 	@python3 -c 'import jsonschema, referencing' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check 'jsonschema>=4.18' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'jsonschema>=4.18'
+	@python3 -c 'import selenium' 2>/dev/null || \
+	  python3 -m pip install --quiet --disable-pip-version-check 'selenium>=4.11' 2>/dev/null || \
+	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'selenium>=4.11'
 
 build: deps
 	$(SWIFT) build -c release --product onym-ledger

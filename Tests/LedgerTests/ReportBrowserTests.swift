@@ -88,6 +88,29 @@ struct ReportBrowserTests {
         try Self.screenshot(safety.absoluteString, name: "authority-safety-board.png")
     }
 
+    /// Every page of the example's report fits a phone (390 px, an iPhone's width) and a desktop: the page never
+    /// scrolls sideways (a wide table reflows, or scrolls inside its own box), and no short word — a class id,
+    /// a column heading, a 12-character commit id — is broken across lines. Measured in Chromium by
+    /// `Tests/Interop/layoutcheck.py` (Selenium and chromium-driver), which does not share the stylesheet's
+    /// assumptions: it reads the laid-out boxes.
+    @Test(arguments: [390, 1280])
+    func everyPageFitsTheScreen(width: Int) throws {
+        let scratch = ScratchDirectory()
+        let site = PublicReportTests.exampleSite(scratch)
+        let pages = PublicReportTests.files(under: site).filter { $0.hasSuffix(".html") }.map { site + "/" + $0 }
+        #expect(pages.count > 50)
+        let checker = ExampleLedgerTests.root.appendingPathComponent("Tests/Interop/layoutcheck.py").path
+        let result = runProcess("timeout", ["600", "python3", checker, "--width", "\(width)"] + pages)
+        #expect(result.status == 0, "layoutcheck could not run: \(result.stderr.suffix(2_000))")
+        #expect(
+            result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "{}",
+            "pages that do not fit \(width) px:\n\(result.stdout.prefix(4_000))")
+        if width == 390 {
+            let authority = try #require(pages.first { $0.contains("/authorities/") })
+            try Self.screenshot("file://" + authority, name: "authority-phone.png", width: 390, height: 2400)
+        }
+    }
+
     @Test func brunosPageIsReachedByBrowsingAndBySearch() throws {
         let scratch = ScratchDirectory()
         let site = PublicReportTests.exampleSite(scratch)

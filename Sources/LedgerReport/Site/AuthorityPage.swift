@@ -29,10 +29,10 @@ enum AuthorityPage {
         for manifest in authority.manifests {
             let stored = model.stored(AuthorityManifest.self, manifest.hash)
             body +=
-                "<p>Manifest \(stored.map { "<a href=\"../\(links.record($0))\">\(HTML.address(manifest.hash))</a>" } ?? HTML.address(manifest.hash)), valid until \(HTML.time(manifest.validUntil)); appeals go to <code>\(HTML.escape(manifest.appellate ?? "—"))</code>.</p>\n"
+                "<p>Manifest \(stored.map { "<a href=\"../\(links.record($0))\">\(HTML.address(manifest.hash))</a>" } ?? HTML.address(manifest.hash)), valid until \(HTML.time(manifest.validUntil)); appeals go to \(HTML.code(manifest.appellate ?? "—")).</p>\n"
             let rows = manifest.classes.map { item in
                 [
-                    "<code>\(HTML.escape(item.classId))</code>", "\(item.responseWindowDays) days",
+                    "\(HTML.code(item.classId))", "\(item.responseWindowDays) days",
                     "\(item.decisionDeadlineDays) days",
                     "\(item.appealWindowDays) days", banTerm(item.banTerm), HTML.escape(item.appealEffect.rawValue),
                 ]
@@ -50,7 +50,7 @@ enum AuthorityPage {
         body += HTML.table(
             caption: "Verdicts by class and disposition", headers: ["Class"] + dispositions.map(\.rawValue) + ["Total"],
             rows: authority.countsByClass.map { row in
-                ["<code>\(HTML.escape(row.classId))</code>"] + dispositions.map { "\(row.counts[$0] ?? 0)" }
+                ["\(HTML.code(row.classId))"] + dispositions.map { "\(row.counts[$0] ?? 0)" }
                     + ["\(row.counts.values.reduce(0, +))"]
             })
         body += "</section>\n"
@@ -70,7 +70,7 @@ enum AuthorityPage {
         let rows = authority.cases.filter { $0.opened != nil }.map { item -> [String] in
             let opened = item.opened!
             return [
-                verdictLink(opened, item.caseId), "<code>\(HTML.escape(item.classId))</code>",
+                verdictLink(opened, item.caseId), "\(HTML.code(item.classId))",
                 HTML.time(opened.decidedAt),
                 item.deadline.map(HTML.time) ?? "—",
                 item.decided.map { verdictLink($0, "\($0.disposition.rawValue) at \($0.decidedAt.rfc3339)") }

@@ -7,8 +7,8 @@ enum BindingPage {
         let links = model.links
         var body = VerificationBanner.line(model, depth: 1)
         body += HTML.facts([
-            ("Device binding", "<code>\(HTML.escape(story.binding))</code>"),
-            ("Identities (onym:key)", story.users.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: "<br>")),
+            ("Device binding", "\(HTML.code(story.binding))"),
+            ("Identities (onym:key)", story.users.map { "\(HTML.code($0))" }.joined(separator: "<br>")),
             (
                 "Now, by the rules",
                 "\(HTML.escape(BindingStory.words(story.intended.bits))) (as of \(HTML.time(model.now)))"
@@ -42,9 +42,9 @@ enum BindingPage {
         switch event {
         case .consent(let mandate):
             let text =
-                "<p><strong>Consent.</strong> Identity <code>\(HTML.escape(mandate.userKey))</code> accepted "
-                + "<code>\(HTML.escape(mandate.authority))</code> as moderation authority for "
-                + mandate.classes.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: ", ") + ".</p>\n"
+                "<p><strong>Consent.</strong> Identity \(HTML.code(mandate.userKey)) accepted "
+                + "\(HTML.code(mandate.authority)) as moderation authority for "
+                + mandate.classes.map { "\(HTML.code($0))" }.joined(separator: ", ") + ".</p>\n"
             return when + text + block(Mandate.self, mandate.ref, "Mandate")
         case .verdict(let verdict, let receipt, let reverses):
             let action: String =
@@ -54,8 +54,8 @@ enum BindingPage {
                 case .dismiss: "dismissed case"
                 }
             var text =
-                "<p><strong>Verdict.</strong> <code>\(HTML.escape(verdict.authority))</code> \(action) "
-                + "<code>\(HTML.escape(verdict.caseId))</code> (class <code>\(HTML.escape(verdict.classId))</code>), decided "
+                "<p><strong>Verdict.</strong> \(HTML.code(verdict.authority)) \(action) "
+                + "\(HTML.code(verdict.caseId)) (class \(HTML.code(verdict.classId))), decided "
                 + "\(HTML.time(verdict.decidedAt)).</p>\n"
             if !verdict.reasoning.isEmpty {
                 text += "<p class=\"label\">The authority's reasoning:</p>\n"
@@ -79,12 +79,12 @@ enum BindingPage {
             return when + text + blocks
         case .deadlineDefault(let openCase, _):
             return when
-                + "<p><strong>Deadline passed.</strong> Case <code>\(HTML.escape(openCase.caseId))</code> was not decided by its "
+                + "<p><strong>Deadline passed.</strong> Case \(HTML.code(openCase.caseId)) was not decided by its "
                 + "deadline; by rule <code>decision-deadline-default</code> it is dismissed and its mark cleared "
                 + "(<a href=\"../\(links.verdict(openCase.ref) ?? "")\">the opening verdict</a>).</p>\n"
         case .banEnded(let ban, _):
             return when
-                + "<p><strong>Ban ended.</strong> The ban of case <code>\(HTML.escape(ban.caseId))</code> reached the end of "
+                + "<p><strong>Ban ended.</strong> The ban of case \(HTML.code(ban.caseId)) reached the end of "
                 + "its term (<a href=\"#\(SiteLinks.anchor(kind: Verdict.kindName, ban.ref))\">the ban</a>).</p>\n"
         case .write(let entry, let explanation, let governedBy, let unauthorized):
             var note = "<p>\(HTML.escape(explanation))</p>\n"
@@ -92,7 +92,7 @@ enum BindingPage {
                 note +=
                     "<p>Logged as authorized by <a href=\"../\(link)\">verdict \(governedBy.hex.prefix(12))…</a>.</p>\n"
             } else {
-                note += "<p>Logged as authorized by <code>\(HTML.escape(entry.authorizedBy))</code>.</p>\n"
+                note += "<p>Logged as authorized by \(HTML.code(entry.authorizedBy)).</p>\n"
             }
             if unauthorized {
                 note +=
@@ -144,7 +144,7 @@ enum BindingIndexPages {
             let slice = stories[min(stories.count, (page - 1) * perPage)..<min(stories.count, page * perPage)]
             let rows = slice.map { story in
                 [
-                    "<a href=\"\(SiteLinks.binding(story.binding).dropFirst("bindings/".count))\"><code>\(HTML.escape(story.binding))</code></a>",
+                    "<a href=\"\(SiteLinks.binding(story.binding).dropFirst("bindings/".count))\">\(HTML.code(story.binding))</a>",
                     HTML.escape(BindingStory.words(story.intended.bits)),
                     "\(story.events.filter { if case .verdict = $0 { true } else { false } }.count)",
                     "\(story.events.filter { if case .write = $0 { true } else { false } }.count)",
@@ -162,7 +162,7 @@ enum BindingIndexPages {
                 ))
             if let first = slice.first, let last = slice.last {
                 ranges.append(
-                    "<li><a href=\"page-\(page).html\">Page \(page)</a>: <code>\(HTML.escape(first.binding))</code> … <code>\(HTML.escape(last.binding))</code></li>"
+                    "<li><a href=\"page-\(page).html\">Page \(page)</a>: \(HTML.code(first.binding)) … \(HTML.code(last.binding))</li>"
                 )
             }
         }

@@ -65,16 +65,23 @@ enum HTML {
             """
     }
 
-    /// A table with a caption, header cells and rows of already-escaped cells.
+    /// A table with a caption, header cells and rows of already-escaped cells, in a box of its own that
+    /// scrolls sideways when the table is wider than the screen (the page itself never does). Each cell
+    /// carries its column's header in `data-label`: on a phone the stylesheet lays each row out as a block
+    /// of labelled lines.
     static func table(caption: String, headers: [String], rows: [[String]], className: String? = nil) -> String {
         var out =
-            "<table\(className.map { " class=\"\($0)\"" } ?? "")><caption>\(escape(caption))</caption>\n<thead><tr>"
+            "<div class=\"table-box\"><table\(className.map { " class=\"\($0)\"" } ?? "")><caption>\(escape(caption))</caption>\n<thead><tr>"
         out += headers.map { "<th scope=\"col\">\(escape($0))</th>" }.joined()
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
-            out += "<tr>" + row.map { "<td>\($0)</td>" }.joined() + "</tr>\n"
+            out +=
+                "<tr>"
+                + zip(headers + Array(repeating: "", count: max(0, row.count - headers.count)), row).map {
+                    "<td data-label=\"\(escape($0))\">\($1)</td>"
+                }.joined() + "</tr>\n"
         }
-        return out + "</tbody></table>\n"
+        return out + "</tbody></table></div>\n"
     }
 
     /// A definition list of label → already-escaped value.
@@ -84,6 +91,14 @@ enum HTML {
     }
 
     /// A content address as the short form people compare, with the full form for copying.
+    /// Ledger text in a `<code>` element. A short word (at most 24 characters, no space) — a class id, a
+    /// commit id, a case id — is marked `word` and never broken across lines; longer text (keys,
+    /// fingerprints, paths) may break anywhere so that it fits a phone.
+    static func code(_ text: String) -> String {
+        let isWord = text.count <= 24 && !text.contains(where: \.isWhitespace)
+        return (isWord ? "<code class=\"word\">" : "<code>") + escape(text) + "</code>"
+    }
+
     static func address(_ address: ContentAddress) -> String {
         "<code class=\"address\" title=\"\(address.hex)\">\(address.hex)</code>"
     }

@@ -11,14 +11,14 @@ enum OverviewPage {
         body += "<section aria-labelledby=\"vendor\"><h2 id=\"vendor\">The vendor and what it may write</h2>\n"
         var facts: [(String, String)] = [
             ("Ledger", HTML.escape(descriptor.ledgerId)),
-            ("Interface vendor", "<code>\(HTML.escape(descriptor.interface))</code>"),
+            ("Interface vendor", "\(HTML.code(descriptor.interface))"),
         ]
         if let account = descriptor.appleAccount {
-            facts.append(("Apple team", "<code>\(HTML.escape(account.teamId))</code>"))
+            facts.append(("Apple team", "\(HTML.code(account.teamId))"))
             facts.append(
                 (
                     "Apps (DeviceCheck scope)",
-                    account.apps.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: ", ")
+                    account.apps.map { "\(HTML.code($0))" }.joined(separator: ", ")
                 ))
         }
         if let profile = model.contents.profile {
@@ -37,7 +37,7 @@ enum OverviewPage {
         for authority in model.authorities {
             let revoked = authority.revocations.isEmpty ? "" : " — designation revoked"
             body +=
-                "<li><a href=\"\(SiteLinks.authority(authority.componentId))\"><code>\(HTML.escape(authority.componentId))</code></a>: "
+                "<li><a href=\"\(SiteLinks.authority(authority.componentId))\">\(HTML.code(authority.componentId))</a>: "
                 + "\(authority.verdicts.count) verdicts in \(authority.cases.count) cases\(revoked)</li>\n"
         }
         body += "</ul></section>\n"
@@ -54,17 +54,17 @@ enum OverviewPage {
     private static func signers(_ model: ReportModel) -> String {
         let rows = model.contents.signerChanges.map { change in
             [
-                HTML.time(change.time), "<code>\(change.commit.short)</code>",
-                change.keys.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: "<br>"),
-                (change.added.map { "+ <code>\(HTML.escape($0))</code>" }
-                    + change.removed.map { "− <code>\(HTML.escape($0))</code>" }).joined(separator: "<br>"),
+                HTML.time(change.time), "\(HTML.code(change.commit.short))",
+                change.keys.map { "\(HTML.code($0))" }.joined(separator: "<br>"),
+                (change.added.map { "+ \(HTML.code($0))" }
+                    + change.removed.map { "− \(HTML.code($0))" }).joined(separator: "<br>"),
             ]
         }
         let summary = model.ledger.summary
         var log = ""
         if let current = summary.transparencyLog?.key {
             log =
-                "<p>The transparency log's checkpoints are signed by the log key <code>\(HTML.escape(current.description))</code>"
+                "<p>The transparency log's checkpoints are signed by the log key \(HTML.code(current.description))"
                 + (summary.logHandovers.isEmpty
                     ? ".</p>\n"
                     : "; the log was handed to a new key at these commits (the new log's first checkpoint states the "
@@ -73,9 +73,9 @@ enum OverviewPage {
                             caption: "Log handovers", headers: ["Commit", "Size", "From", "To"],
                             rows: summary.logHandovers.map {
                                 [
-                                    "<code>\($0.commit.short)</code>", "\($0.size)",
-                                    "<code>\(HTML.escape($0.from.description))</code>",
-                                    "<code>\(HTML.escape($0.to.description))</code>",
+                                    "\(HTML.code($0.commit.short))", "\($0.size)",
+                                    "\(HTML.code($0.from.description))",
+                                    "\(HTML.code($0.to.description))",
                                 ]
                             }))
         }
@@ -121,9 +121,9 @@ extension VerificationBanner {
             findings == 0
             ? "verified, every write authorized"
             : "authentic, with <a href=\"\(root)index.html#verified\">\(findings) conduct finding(s)</a>"
-        return "<p class=\"verified-line\">From the ledger's history at tip <code>\(model.contents.tip.short)</code>, "
+        return "<p class=\"verified-line\">From the ledger's history at tip \(HTML.code(model.contents.tip.short)), "
             + "\(status), checked \(HTML.time(model.now)) against "
-            + model.ledger.trust.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: ", ")
+            + model.ledger.trust.map { "\(HTML.code($0))" }.joined(separator: ", ")
             + ". <a href=\"\(root)verify.html\">Check it yourself</a>.</p>\n"
     }
 }
@@ -154,8 +154,8 @@ enum VerificationBanner {
         }
         var facts: [(String, String)] = [
             ("Checked at", HTML.time(model.now)),
-            ("Tip commit", "<code>\(HTML.escape(model.contents.tip.hex))</code>"),
-            ("Root of trust", ledger.trust.map { "<code>\(HTML.escape($0))</code>" }.joined(separator: ", ")),
+            ("Tip commit", "\(HTML.code(model.contents.tip.hex))"),
+            ("Root of trust", ledger.trust.map { "\(HTML.code($0))" }.joined(separator: ", ")),
             ("Signed commits", "\(summary.commits)"),
             ("Signatures checked", "\(summary.signaturesChecked)"),
         ]
@@ -163,7 +163,7 @@ enum VerificationBanner {
             facts.append(
                 (
                     "Transparency log",
-                    "<code>\(HTML.escape(log.key.name))</code>, size \(log.size), root <code>\(Base64.encode(log.root.bytes))</code>"
+                    "\(HTML.code(log.key.name)), size \(log.size), root <code>\(Base64.encode(log.root.bytes))</code>"
                 ))
         }
         out += HTML.facts(facts)

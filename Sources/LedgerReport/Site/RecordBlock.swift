@@ -13,7 +13,7 @@ enum RecordBlock {
                 ("Kind", HTML.escape(stored.kindName)),
                 (stored.record is VerdictReceipt ? "Named by its verdict's address" : "Content address", HTML.address(stored.address)),
                 ("SHA-256 of the stored bytes (its log leaf)", HTML.address(SHA256.hash(stored.record.storedBytes))),
-                ("Stored at", "<code>\(HTML.escape(stored.path))</code>"),
+                ("Stored at", "\(HTML.code(stored.path))"),
             ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
             <pre class="json">\(HTML.text(bytes))</pre>
             </details>
@@ -30,7 +30,7 @@ enum RecordBlock {
             <h3>\(HTML.escape(title))</h3>
             \(note)\(HTML.facts([
                 ("Sequence", "\(entry.sequence)"),
-                ("Stored at", "<code>\(HTML.escape(LedgerLayout.logEntryPath(entry.sequence)))</code>"),
+                ("Stored at", "\(HTML.code(LedgerLayout.logEntryPath(entry.sequence)))"),
                 ("Chain hash", "<code class=\"address\">\(HTML.escape(entry.entryHash))</code>"),
             ]))<details><summary>Canonical JSON (the exact bytes the ledger stores)</summary>
             <pre class="json">\(HTML.text(bytes))</pre>

@@ -12,20 +12,28 @@ enum SiteAssets {
         header nav { display: flex; flex-wrap: wrap; gap: 1rem; padding: .75rem 0; border-bottom: 1px solid var(--line); }
         footer { color: var(--muted); font-size: .875rem; border-top: 1px solid var(--line); margin-top: 2rem; }
         h1 { font-size: 1.6rem; overflow-wrap: anywhere; }
-        h2 { font-size: 1.25rem; margin-top: 2rem; }
-        h3 { font-size: 1rem; margin: .5rem 0; }
+        h2 { font-size: 1.25rem; margin-top: 2rem; overflow-wrap: anywhere; }
+        h3 { font-size: 1rem; margin: .5rem 0; overflow-wrap: anywhere; }
         a { color: inherit; text-decoration-thickness: 1px; }
         code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .85em; }
         code { overflow-wrap: anywhere; }
+        code.word { white-space: nowrap; overflow-wrap: normal; }
         pre { white-space: pre-wrap; overflow-wrap: anywhere; background: rgba(127,127,127,.08); padding: .5rem; border-radius: 4px; }
-        table { border-collapse: collapse; margin: .75rem 0; }
+        .table-box { max-width: 100%; overflow-x: auto; margin: .75rem 0; }
+        table { border-collapse: collapse; }
+        th { white-space: nowrap; }
         caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
         th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem .25rem 0; text-align: left; vertical-align: top; }
         .columns { display: flex; flex-wrap: wrap; gap: 2rem; align-items: flex-start; }
         dl.facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; }
         dl.facts dt { color: var(--muted); }
         dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-        @media (max-width: 36rem) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .5rem; } }
+        @media (max-width: 36rem) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .5rem; }
+          .table-box table, .table-box caption, .table-box tbody, .table-box tr, .table-box td { display: block; }
+          .table-box thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+          .table-box tr { border-bottom: 1px solid var(--line); padding: .25rem 0; }
+          .table-box td { border: 0; padding: 0; }
+          .table-box td[data-label]:not([data-label=""])::before { content: attr(data-label) ": "; color: var(--muted); } }
         .verification { border: 2px solid var(--ok); border-radius: 6px; padding: 0 1rem; margin-top: 1rem; }
         .verification.findings { border-color: var(--bad); }
         .verification h2 { margin-top: .75rem; }

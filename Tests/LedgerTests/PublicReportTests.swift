@@ -130,6 +130,69 @@ struct PublicReportTests {
         #expect(!ran.contains("never took effect"))
     }
 
+    /// A record page says what the record says — a manifest's classes and their terms, names, contacts and
+    /// recourse addresses; a profile's marks and bits; a revocation's trigger and times — beside its hashes.
+    /// Checked against the stored bytes read back by stock git and parsed by Foundation's JSON reader, not
+    /// by the report's own reading.
+    @Test func recordPagesShowWhatTheRecordSays() throws {
+        let scratch = ScratchDirectory()
+        let site = Self.exampleSite(scratch)
+        let ledger = ExampleLedgerTests.example.appendingPathComponent("ledger.git").path
+        let pages = Self.files(under: site + "/records")
+        #expect(pages.contains { $0.hasPrefix("manifest-") } && pages.contains { $0.hasPrefix("profile-") })
+        func stored(_ html: String) throws -> [String: Any] {
+            let path = try #require(html.firstMatch(of: /Stored at<\/dt><dd><code[^>]*>([^<]+)<\/code>/)?.1)
+            let bytes = runProcess("git", ["-C", ledger, "show", "HEAD:" + path]).stdout
+            return try #require(try JSONSerialization.jsonObject(with: Data(bytes.utf8)) as? [String: Any])
+        }
+        func readable(_ time: String) -> String { time.replacing("T", with: " ") }
+        for page in pages {
+            let html = try String(contentsOfFile: site + "/records/" + page, encoding: .utf8)
+            let json = try stored(html)
+            if page.hasPrefix("manifest-") {
+                for field in ["componentId", "operator", "seat", "moderationProfileId", "appellate"] {
+                    let value = try #require(json[field] as? String, "\(page): \(field)")
+                    #expect(html.contains(">\(value)<"), "\(page) does not show its \(field) \(value)")
+                }
+                #expect(html.contains(readable(try #require(json["validUntil"] as? String))))
+                let appeal = try #require(json["newHolderAppeal"] as? String)
+                #expect(html.contains(">\(appeal)<"), "\(page): the new holder's appeal is not shown")
+                let classes = try #require(json["violationClasses"] as? [[String: Any]])
+                for item in classes {
+                    let id = try #require(item["classId"] as? String)
+                    let row = try #require(
+                        html.split(separator: "<tr>").dropFirst().first { $0.contains(">\(id)<") },
+                        "\(page): no row for \(id)")
+                    let definition = try #require(item["definition"] as? String)
+                    #expect(html.contains(">\(definition)<"), "\(page): \(id)'s definition is not shown")
+                    for term in ["responseWindow", "decisionDeadline", "appealWindow", "banTerm"] {
+                        let text = try #require(item[term] as? String)
+                        let shown = text == "permanent" ? text : text.dropFirst().dropLast() + " days"
+                        #expect(row.contains(">\(shown)<"), "\(page): \(id) \(term) \(text) is not shown")
+                    }
+                    #expect(row.contains(">\(try #require(item["appealEffect"] as? String))<"))
+                }
+            } else if page.hasPrefix("profile-") {
+                for field in ["profileId", "platform", "caseNoticeSchema"] {
+                    let value = try #require(json[field] as? String)
+                    #expect(html.contains(">\(value)<"), "\(page) does not show its \(field)")
+                }
+                let marks = try #require(json["markBindings"] as? [String: String])
+                for (mark, bit) in marks {
+                    #expect(
+                        html.contains(">\(mark)</code> → <code class=\"word\">\(bit)<"), "\(page): \(mark) → \(bit)")
+                }
+            } else if page.hasPrefix("revocation-") {
+                #expect(html.contains(readable(try #require(json["effectiveAt"] as? String))))
+                #expect(html.contains(readable(try #require(json["determinedAt"] as? String))))
+                #expect(html.contains(">\(try #require(json["trigger"] as? String))<"))
+            } else if page.hasPrefix("compromise-report-") {
+                #expect(html.contains(readable(try #require(json["compromisedAt"] as? String))))
+                #expect(html.contains(">\(try #require(json["authority"] as? String))<"))
+            }
+        }
+    }
+
     static func actorBinding(_ name: String) -> String? {
         let table = try? String(
             contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)

@@ -30,18 +30,7 @@ enum AuthorityPage {
             let stored = model.stored(AuthorityManifest.self, manifest.hash)
             body +=
                 "<p>Manifest \(stored.map { "<a href=\"../\(links.record($0))\">\(HTML.address(manifest.hash))</a>" } ?? HTML.address(manifest.hash)), valid until \(HTML.time(manifest.validUntil)); appeals go to \(HTML.code(manifest.appellate ?? "—")).</p>\n"
-            let rows = manifest.classes.map { item in
-                [
-                    "\(HTML.code(item.classId))", "\(item.responseWindowDays) days",
-                    "\(item.decisionDeadlineDays) days",
-                    "\(item.appealWindowDays) days", banTerm(item.banTerm), HTML.escape(item.appealEffect.rawValue),
-                ]
-            }
-            body += HTML.table(
-                caption: "Violation classes the users consented to",
-                headers: [
-                    "Class", "Response window", "Decision deadline", "Appeal window", "Ban term", "Appeal effect",
-                ], rows: rows)
+            body += RecordReading.classTable(manifest)
         }
         body += "</section>\n"
 

@@ -186,8 +186,9 @@ enum BindingIndexPages {
 enum RecordPage {
     static func render(_ stored: LedgerContents.Stored) -> String {
         HTML.page(
-            title: "\(stored.kindName) \(stored.address.hex.prefix(12))", depth: 1,
-            body: RecordBlock.render(stored, title: "\(stored.kindName) \(stored.address.hex)"))
+            title: RecordReading.title(stored), depth: 1,
+            body: RecordReading.render(stored.record)
+                + RecordBlock.render(stored, title: "\(stored.kindName) \(stored.address.hex)"))
     }
 
 }

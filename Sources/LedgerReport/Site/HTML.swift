@@ -90,7 +90,6 @@ enum HTML {
             + pairs.map { "<dt>\(escape($0.0))</dt><dd>\($0.1)</dd>" }.joined(separator: "\n") + "\n</dl>\n"
     }
 
-    /// A content address as the short form people compare, with the full form for copying.
     /// Ledger text in a `<code>` element. A short word (at most 24 characters, no space) — a class id, a
     /// commit id, a case id — is marked `word` and never broken across lines; longer text (keys,
     /// fingerprints, paths) may break anywhere so that it fits a phone.
@@ -99,6 +98,7 @@ enum HTML {
         return (isWord ? "<code class=\"word\">" : "<code>") + escape(text) + "</code>"
     }
 
+    /// A content address as the short form people compare, with the full form for copying.
     static func address(_ address: ContentAddress) -> String {
         "<code class=\"address\" title=\"\(address.hex)\">\(address.hex)</code>"
     }

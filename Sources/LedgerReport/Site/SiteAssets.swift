@@ -21,7 +21,6 @@ enum SiteAssets {
         pre { white-space: pre-wrap; overflow-wrap: anywhere; background: rgba(127,127,127,.08); padding: .5rem; border-radius: 4px; }
         .table-box { max-width: 100%; overflow-x: auto; margin: .75rem 0; }
         table { border-collapse: collapse; }
-        th { white-space: nowrap; }
         caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
         th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem .25rem 0; text-align: left; vertical-align: top; }
         .columns { display: flex; flex-wrap: wrap; gap: 2rem; align-items: flex-start; }

@@ -47,6 +47,51 @@ struct DSAExportTests {
         #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: jsonl))
     }
 
+    /// Every statement files a restriction the ledger's own gate enforced: at the instant the statement says it
+    /// took effect, `gate` answers banned by that very verdict, and at the instant it says the restriction
+    /// ended, by anything but that verdict; `application_date` and `end_date_account_restriction` are those
+    /// instants' days. The verdict's binding is read from the stored bytes with stock git, not from the export.
+    @Test func everyStatementIsARestrictionTheGateEnforced() throws {
+        let scratch = ScratchDirectory()
+        let ledger = ExampleLedgerTests.copy(scratch)
+        let state = scratch.path("state")
+        let jsonl = scratch.path("statements.jsonl")
+        let export = CLI.run([
+            "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--state", state, "--out", jsonl,
+        ])
+        #expect(export.status == 0, "\(export.stderr)")
+        func object(_ text: some StringProtocol) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        func gate(_ binding: String, at instant: Substring) throws -> [String: Any] {
+            let answer = CLI.run([
+                "gate", ledger, "--binding", binding, "--at", String(instant), "--state", state, "--json",
+            ])
+            #expect(answer.status == 0, "\(answer.stderr)")
+            return try object(answer.stdout)
+        }
+        let statements = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
+        #expect(statements.count > 40)
+        for line in statements {
+            let statement = try object(line)
+            let facts = try #require(statement["decision_facts"] as? String)
+            let verdict = try #require((statement["puid"] as? String)?.dropFirst("onym-".count))
+            let path = try #require(facts.firstMatch(of: /at (batches\/\S+\.json)/)?.1)
+            let stored = runProcess("git", ["-C", ledger, "show", "HEAD:" + path]).stdout
+            let binding = try #require(try object(stored)["deviceBinding"] as? String)
+            let start = try #require(facts.firstMatch(of: /took effect on (\S+?Z)/)?.1)
+            #expect(statement["application_date"] as? String == String(start.prefix(10)), "\(verdict)")
+            let inForce = try gate(binding, at: start)
+            #expect((inForce["result"] as? [String: Any])?["banned"] != nil, "\(verdict) not banned at \(start)")
+            #expect(inForce["authorizedBy"] as? String == String(verdict), "\(verdict) at \(start)")
+            if let end = facts.firstMatch(of: /ended on (\S+?Z)/)?.1 {
+                #expect(statement["end_date_account_restriction"] as? String == String(end.prefix(10)))
+                let over = try gate(binding, at: end)
+                #expect(over["authorizedBy"] as? String != String(verdict), "\(verdict) still in force at \(end)")
+            }
+        }
+    }
+
     /// The checker itself refuses what the database would refuse (so its "ok" means something).
     @Test func theCheckerRefusesAStatementTheDatabaseWouldRefuse() throws {
         let scratch = ScratchDirectory()
@@ -60,6 +105,11 @@ struct DSAExportTests {
             (text.replacingOccurrences(of: "\"puid\":\"onym-", with: "\"puid\":\"onym:"), "does not match"),
             (
                 text.replacingOccurrences(of: "STATEMENT_CATEGORY_VIOLENCE", with: "STATEMENT_CATEGORY_HATE"),
+                "is not one of"
+            ),
+            (
+                text.replacingOccurrences(
+                    of: "\"KEYWORD_INCITEMENT_VIOLENCE_HATRED\"", with: "\"KEYWORD_ADULT_SEXUAL_MATERIAL\""),
                 "is not one of"
             ),
             (
@@ -97,6 +147,20 @@ struct DSAExportTests {
             "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--config", config, "--out", out,
         ])
         #expect(typo.status == 65, "\(typo.stderr)")
+        // A keyword under another category of the database's taxonomy mis-files the statement: refused, named.
+        try Data(
+            printed.stdout.replacingOccurrences(
+                of: "\"KEYWORD_INCITEMENT_VIOLENCE_HATRED\"", with: "\"KEYWORD_ADULT_SEXUAL_MATERIAL\""
+            ).utf8
+        ).write(to: URL(fileURLWithPath: config))
+        let pair = CLI.run([
+            "export", "dsa", ledger, "--trust", ExampleLedgerTests.trust, "--config", config, "--out", out,
+        ])
+        #expect(pair.status == 65, "\(pair.stderr)")
+        #expect(
+            pair.stderr.contains("classes.credible-violence.category_specification")
+                && pair.stderr.contains("does not specify STATEMENT_CATEGORY_VIOLENCE"), "\(pair.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     /// The exporter's vocabulary and the schema state the database's allowed values twice; they must agree.
@@ -117,6 +181,17 @@ struct DSAExportTests {
         #expect(enumeration("automated_decision") == Set(DSAVocabulary.automatedDecisions))
         #expect(enumeration("content_type", items: true) == Set(DSAVocabulary.contentTypes))
         #expect(enumeration("territorial_scope", items: true) == Set(DSAVocabulary.countries))
+        // Each category's keywords: the schema's conditions and the exporter's table agree.
+        var pairs: [String: Set<String>] = [:]
+        for case let rule as [String: Any] in schema["allOf"] as? [Any] ?? [] {
+            let category = ((rule["if"] as? [String: Any])?["properties"] as? [String: Any])?["category"]
+            guard let name = (category as? [String: Any])?["const"] as? String else { continue }
+            let then = (rule["then"] as? [String: Any])?["properties"] as? [String: Any]
+            let items = (then?["category_specification"] as? [String: Any])?["items"] as? [String: Any]
+            pairs[name] = Set((items?["enum"] as? [Any] ?? []).compactMap { $0 as? String })
+        }
+        #expect(pairs == DSAVocabulary.specifications.mapValues(Set.init))
+        #expect(Set(DSAVocabulary.specifications.keys) == Set(DSAVocabulary.categories))
         // The default config parses and every value in it is the database's.
         let standard = DSAConfig.standard
         #expect(standard.classes.count == 4)

@@ -68,7 +68,7 @@ public struct DSAConfig: Sendable {
             },
             "unsolicited-pornography": {
               "category": "STATEMENT_CATEGORY_CYBER_VIOLENCE",
-              "category_specification": ["KEYWORD_ADULT_SEXUAL_MATERIAL"],
+              "category_specification": ["KEYWORD_CYBER_HARASSMENT"],
               "decision_ground": "DECISION_GROUND_INCOMPATIBLE_CONTENT",
               "ground": "Terms of service: sending sexual images to people who did not ask for them",
               "explanation": "The designated moderation authority found that the user sent unsolicited sexual images.",
@@ -152,12 +152,20 @@ public struct DSAConfig: Sendable {
         }
         let illegal = try reader.optionalString("incompatible_content_illegal")
         if let illegal { _ = try one(of: ["Yes", "No"], illegal, path + ".incompatible_content_illegal") }
+        let category = try one(of: DSAVocabulary.categories, try reader.string("category"), path + ".category")
+        let specification = try reader.stringArray("category_specification").map {
+            (value: String) throws(LedgerFormatError) in
+            try one(of: DSAVocabulary.keywords, value, path + ".category_specification")
+        }
+        let specifying = DSAVocabulary.specifications[category] ?? []
+        for keyword in specification where !specifying.contains(keyword) {
+            throw invalid(
+                path + ".category_specification",
+                "\"\(keyword)\" does not specify \(category) in the database's taxonomy (its keywords: \(specifying.joined(separator: ", ")))"
+            )
+        }
         return ClassMapping(
-            category: try one(of: DSAVocabulary.categories, try reader.string("category"), path + ".category"),
-            categorySpecification: try reader.stringArray("category_specification").map {
-                (value: String) throws(LedgerFormatError) in
-                try one(of: DSAVocabulary.keywords, value, path + ".category_specification")
-            },
+            category: category, categorySpecification: specification,
             decisionGround: ground, ground: groundText, explanation: explanation,
             incompatibleContentIllegal: illegal)
     }

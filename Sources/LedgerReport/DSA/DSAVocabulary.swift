@@ -34,6 +34,64 @@ enum DSAVocabulary {
         "UNSAFE_PRODUCTS", "VIOLATION_EU_LAW", "VIOLATION_NATIONAL_LAW", "OTHER",
     ].map { "KEYWORD_" + $0 }
 
+    /// The keywords (`category_specification`) that specify each category, from the database's "Additional
+    /// explanation for statement attributes" §16 (its taxonomy, the one of the implementing regulation on
+    /// transparency-reporting templates; as of its June 2026 release). The API checks only that a keyword is
+    /// one of ``keywords``; a keyword under another category mis-files the statement, so `export dsa` refuses
+    /// the pair. `KEYWORD_OTHER` ("not captured by any other keyword") goes with any category;
+    /// `KEYWORD_STALKING`, which the API still accepts, is under no category of the current taxonomy.
+    static let specifications: [String: [String]] = [
+        "ANIMAL_WELFARE": ["ANIMAL_HARM", "UNLAWFUL_SALE_ANIMALS"],
+        "CONSUMER_INFORMATION": [
+            "HIDDEN_ADVERTISEMENT", "INSUFFICIENT_INFORMATION_ON_TRADERS", "MISLEADING_INFO_GOODS_SERVICES",
+            "MISLEADING_INFO_CONSUMER_RIGHTS", "NONCOMPLIANCE_PRICING",
+        ],
+        "CYBER_VIOLENCE": [
+            "CYBER_BULLYING_INTIMIDATION", "CYBER_HARASSMENT", "CYBER_INCITEMENT", "CYBER_STALKING",
+            "NON_CONSENSUAL_IMAGE_SHARING", "NON_CONSENSUAL_MATERIAL_DEEPFAKE",
+        ],
+        "CYBER_VIOLENCE_AGAINST_WOMEN": [
+            "BULLYING_AGAINST_GIRLS", "CYBER_HARASSMENT_AGAINST_WOMEN", "CYBER_STALKING_AGAINST_WOMEN",
+            "FEMALE_GENDERED_DISINFORMATION", "INCITEMENT_AGAINST_WOMEN", "NON_CONSENSUAL_IMAGE_SHARING_AGAINST_WOMEN",
+            "NON_CONSENSUAL_MATERIAL_DEEPFAKE_AGAINST_WOMEN",
+        ],
+        "DATA_PROTECTION_AND_PRIVACY_VIOLATIONS": [
+            "BIOMETRIC_DATA_BREACH", "DATA_FALSIFICATION", "MISSING_PROCESSING_GROUND", "RIGHT_TO_BE_FORGOTTEN",
+        ],
+        "ILLEGAL_OR_HARMFUL_SPEECH": ["DEFAMATION", "DISCRIMINATION", "HATE_SPEECH"],
+        "INTELLECTUAL_PROPERTY_INFRINGEMENTS": [
+            "COPYRIGHT_INFRINGEMENT", "DESIGN_INFRINGEMENT", "GEOGRAPHIC_INDICATIONS_INFRINGEMENT",
+            "PATENT_INFRINGEMENT", "TRADE_SECRET_INFRINGEMENT", "TRADEMARK_INFRINGEMENT",
+        ],
+        "NEGATIVE_EFFECTS_ON_CIVIC_DISCOURSE_OR_ELECTIONS": [
+            "MISINFORMATION_DISINFORMATION", "VIOLATION_EU_LAW", "VIOLATION_NATIONAL_LAW",
+        ],
+        "NOT_SPECIFIED_NOTICE": [],
+        "OTHER_VIOLATION_TC": [
+            "ADULT_SEXUAL_MATERIAL", "AGE_SPECIFIC_RESTRICTIONS", "GEOGRAPHICAL_REQUIREMENTS",
+            "GOODS_SERVICES_NOT_PERMITTED", "LANGUAGE_REQUIREMENTS", "NUDITY",
+        ],
+        "PROTECTION_OF_MINORS": [
+            "AGE_SPECIFIC_RESTRICTIONS_MINORS", "CHILD_SEXUAL_ABUSE_MATERIAL", "CHILD_SEXUAL_ABUSE_MATERIAL_DEEPFAKE",
+            "GROOMING_SEXUAL_ENTICEMENT_MINORS", "UNSAFE_CHALLENGES",
+        ],
+        "RISK_FOR_PUBLIC_SECURITY": [
+            "ILLEGAL_ORGANIZATIONS", "RISK_ENVIRONMENTAL_DAMAGE", "RISK_PUBLIC_HEALTH", "TERRORIST_CONTENT",
+        ],
+        "SCAMS_AND_FRAUD": [
+            "IMPERSONATION_ACCOUNT_HIJACKING", "INAUTHENTIC_ACCOUNTS", "INAUTHENTIC_LISTINGS",
+            "INAUTHENTIC_USER_REVIEWS", "PHISHING", "PYRAMID_SCHEMES",
+        ],
+        "SELF_HARM": ["CONTENT_PROMOTING_EATING_DISORDERS", "SELF_MUTILATION", "SUICIDE"],
+        "UNSAFE_AND_PROHIBITED_PRODUCTS": ["PROHIBITED_PRODUCTS", "UNSAFE_PRODUCTS"],
+        "VIOLENCE": [
+            "COORDINATED_HARM", "HUMAN_EXPLOITATION", "HUMAN_TRAFFICKING", "INCITEMENT_VIOLENCE_HATRED",
+            "TRAFFICKING_WOMEN_GIRLS",
+        ],
+    ].reduce(into: [:]) { table, entry in
+        table["STATEMENT_CATEGORY_" + entry.key] = entry.value.map { "KEYWORD_" + $0 } + ["KEYWORD_OTHER"]
+    }
+
     static let decisionGrounds = ["DECISION_GROUND_ILLEGAL_CONTENT", "DECISION_GROUND_INCOMPATIBLE_CONTENT"]
     static let accountTypes = ["ACCOUNT_TYPE_BUSINESS", "ACCOUNT_TYPE_PRIVATE"]
     static let sourceTypes = [

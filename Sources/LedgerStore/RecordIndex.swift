@@ -12,12 +12,12 @@ public import LedgerFormat
 public struct RecordIndex: Sendable, Equatable {
     /// A record's identity: its kind (or a manifest's detached signature) and its content address.
     public struct Key: Hashable, Sendable {
-        /// The kind's position in `StoredRecords.kinds`, or 0xFF for a manifest's detached signature.
+        /// The kind's stable code (`StoredRecord.code`), or 0xFF for a manifest's detached signature.
         public let code: UInt8
         public let address: ContentAddress
 
         public init(_ kind: any StoredRecord.Type, _ address: ContentAddress) {
-            code = RecordIndex.code(of: kind)
+            code = kind.code
             self.address = address
         }
 
@@ -42,18 +42,11 @@ public struct RecordIndex: Sendable, Equatable {
 
         /// The kind this key names (nil for a manifest signature).
         public var kind: (any StoredRecord.Type)? {
-            Int(code) < StoredRecords.kinds.count ? StoredRecords.kinds[Int(code)] : nil
+            StoredRecords.kind(code: code)
         }
     }
 
     static let manifestSignatureCode: UInt8 = 0xFF
-
-    static func code(of kind: any StoredRecord.Type) -> UInt8 {
-        guard let position = StoredRecords.kinds.firstIndex(where: { $0 == kind }) else {
-            preconditionFailure("\(kind) is not registered in StoredRecords.kinds")
-        }
-        return UInt8(position)
-    }
 
     /// Where a record is: the batch whose folder stores it, and its blob's object id as the tree that
     /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation.
@@ -82,7 +75,7 @@ public struct RecordIndex: Sendable, Equatable {
             return writer.bytes
         }
         public static func key(from bytes: [UInt8]) -> Key? {
-            guard bytes.count == 33, Int(bytes[0]) < StoredRecords.kinds.count || bytes[0] == manifestSignatureCode
+            guard bytes.count == 33, StoredRecords.kind(code: bytes[0]) != nil || bytes[0] == manifestSignatureCode
             else { return nil }
             var reader = ByteReader(bytes, from: 1)
             guard let address = try? reader.address() else { return nil }

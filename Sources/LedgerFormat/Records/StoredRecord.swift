@@ -4,6 +4,9 @@
 public protocol StoredRecord: Sendable {
     /// The kind's name (`mandate`): in summaries, `inspect` and `verify`'s record counts.
     static var kindName: String { get }
+    /// The kind's stable code, like an ASN.1 tag: how saved tables (the record index) name the kind. Never a
+    /// position in a list — a kind added anywhere must not remap what was saved — and never reused.
+    static var code: UInt8 { get }
     /// The folder its files live in (`mandates`).
     static var folder: String { get }
     /// Its JSON Schema in `schemas/` (`mandate.schema.json`).
@@ -38,6 +41,11 @@ public enum StoredRecords {
         StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self,
     ]
 
+    /// The kind with a stable ``StoredRecord/code``.
+    public static func kind(code: UInt8) -> (any StoredRecord.Type)? {
+        kinds.first { $0.code == code }
+    }
+
     /// The kind whose files live in `folder`.
     public static func kind(inFolder folder: String) -> (any StoredRecord.Type)? {
         kinds.first { $0.folder == folder }
@@ -57,12 +65,14 @@ extension CanonicalStoredRecord {
 
 extension EnforcementProfile: CanonicalStoredRecord {
     public static let kindName = "profile"
+    public static let code: UInt8 = 0
     public static let folder = "profiles"
     public var address: ContentAddress { ref }
 }
 
 extension AuthorityManifest: StoredRecord {
     public static let kindName = "manifest"
+    public static let code: UInt8 = 1
     public static let folder = "manifests"
     /// A manifest is stored and hashed as the exact bytes its authority published.
     public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
@@ -74,18 +84,21 @@ extension AuthorityManifest: StoredRecord {
 
 extension Mandate: CanonicalStoredRecord {
     public static let kindName = "mandate"
+    public static let code: UInt8 = 2
     public static let folder = "mandates"
     public var address: ContentAddress { ref }
 }
 
 extension Verdict: CanonicalStoredRecord {
     public static let kindName = "verdict"
+    public static let code: UInt8 = 3
     public static let folder = "verdicts"
     public var address: ContentAddress { ref }
 }
 
 extension VerdictReceipt: CanonicalStoredRecord {
     public static let kindName = "receipt"
+    public static let code: UInt8 = 4
     public static let folder = "receipts"
     /// A receipt is named by the verdict it receipts: at most one per verdict, found without an index.
     public var address: ContentAddress { verdictRef }
@@ -94,18 +107,21 @@ extension VerdictReceipt: CanonicalStoredRecord {
 
 extension StatusAttempt: CanonicalStoredRecord {
     public static let kindName = "status-attempt"
+    public static let code: UInt8 = 5
     public static let folder = "status-attempts"
     public var address: ContentAddress { ref }
 }
 
 extension CompromiseReport: CanonicalStoredRecord {
     public static let kindName = "compromise-report"
+    public static let code: UInt8 = 6
     public static let folder = "compromise-reports"
     public var address: ContentAddress { ref }
 }
 
 extension RevocationDetermination: CanonicalStoredRecord {
     public static let kindName = "revocation"
+    public static let code: UInt8 = 7
     public static let folder = "revocations"
     public var address: ContentAddress { ref }
 }

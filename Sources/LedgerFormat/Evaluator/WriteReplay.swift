@@ -1,4 +1,4 @@
-/// The replay check behind acceptance criterion 4 ("the write log accounts for every call"): each
+/// The replay check ("the write log accounts for every call"; docs/VERIFY.md): each
 /// write-log entry's requested bits and `authorizedBy` must be what the rules give for its device
 /// binding at its `recordedAt`, from the verdicts the vendor had received by then.
 ///

@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// Profile §1 isolation rule, acceptance criterion 5: the ledger accounts for one Apple developer
+/// The enforcement profile §1 isolation rule: the ledger accounts for one Apple developer
 /// account's bits, written by its own DeviceCheck writer. A write in the Android variant shape
 /// (`fieldsWritten`, a Play Integrity recall writer) in an Apple DeviceCheck ledger is a write path
 /// outside the declared scope.

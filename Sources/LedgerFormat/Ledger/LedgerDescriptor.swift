@@ -2,7 +2,7 @@
 ///
 /// One ledger = one interface vendor = one Apple developer-account scope (docs/FORMAT.md, "Descriptor"). The Apple
 /// account scope lists every app that shares the bit contract (the enforcement profile §1
-/// isolation rule). The interface countersigning keys are the root key plus per-authority
+/// isolation rule, §11 criterion 5). The interface countersigning keys are the root key plus per-authority
 /// rotated keys, as the reference's `/health` publishes them (reference §2.2).
 public struct LedgerDescriptor: Sendable, Equatable {
     public static let formatVersion: Int64 = 2

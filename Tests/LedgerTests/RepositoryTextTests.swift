@@ -9,10 +9,10 @@ struct RepositoryTextTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Where the project's own text lives (the example's ledger and the conformance ledgers are data).
+    /// Where the project's own text lives (of conformance/, its READMEs; its ledgers and the example's are data).
     static let projectText = [
         "Sources", "Tests", "docs", "README.md", "BENCHMARKS.md", "ledger-example", "schemas", "scripts", "Makefile",
-        "benchmarks", "fuzz",
+        "benchmarks", "fuzz", "conformance",
     ]
     /// Where code and its docs live.
     static let codeText = ["Sources", "Tests", "docs", "README.md"]
@@ -37,10 +37,10 @@ struct RepositoryTextTests {
     }
 
     /// `path:line: text` for every line of a UTF-8 text file under `roots` that matches `pattern`; the
-    /// example's git repository (checked-in binary data) is not text and is skipped.
+    /// example's git repository and the conformance ledgers (checked-in binary data) are skipped.
     static func lines(matching pattern: Regex<AnyRegexOutput>, under roots: [String]) throws -> [String] {
         var hits: [String] = []
-        for path in try roots.flatMap(files(under:)) where !path.hasPrefix("ledger-example/ledger.git/") {
+        for path in try roots.flatMap(files(under:)) where isText(path) {
             let data = try Data(contentsOf: root.appendingPathComponent(path))
             guard let text = String(data: data, encoding: .utf8) else { continue }
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
@@ -49,6 +49,13 @@ struct RepositoryTextTests {
             }
         }
         return hits
+    }
+
+    /// Whether `path` is the project's text rather than checked-in ledger data.
+    static func isText(_ path: String) -> Bool {
+        if path.hasPrefix("ledger-example/ledger.git/") { return false }
+        if path.hasPrefix("conformance/") { return URL(fileURLWithPath: path).lastPathComponent.hasPrefix("README") }
+        return true
     }
 
     /// The regular files under `relativePath` (itself, when it is a file), relative to the package root.

@@ -3,7 +3,7 @@ import LedgerFormat
 import LedgerTestSupport
 
 /// Plays the scenario: writes each batch's input files under `inputs/` and the plain `onym-ledger`
-/// commands that append them to `replay.sh` (issue 17: a new vendor can read exactly what was appended).
+/// commands that append them to `replay.sh` (a new vendor can read exactly what was appended).
 ///
 /// Sessions are gate checks: the simulated backend folds the user's verdicts with the same
 /// evaluator the verifier replays, and writes the device's bits when they differ from what the rules

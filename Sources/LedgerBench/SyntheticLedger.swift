@@ -10,7 +10,7 @@ import LedgerWriter
 ///
 /// Per episode on one device: an open case (write 01, after one failed attempt), a 1-day ban
 /// (write 10, after one failed attempt), its expiry (write 00, after one failed attempt): 2 verdicts
-/// and 6–8 entries. Mandates are 1 per 10 entries, verdicts ~1 per 4, as issue 7 describes a 1M ledger.
+/// and 6–8 entries. Mandates are 1 per 10 entries, verdicts ~1 per 4, the mix BENCHMARKS.md measures.
 struct SyntheticLedger {
     let path: String
     let entries: Int

@@ -2,7 +2,7 @@ public import LedgerFormat
 import LedgerStore
 public import LedgerVerifier
 
-/// `onym-ledger report`: a static HTML site of a verified ledger, for the people it is about (issue 16).
+/// `onym-ledger report`: a static HTML site of a verified ledger, for the people it is about.
 ///
 /// Generated from verified history only (an `AuditedLedger`): a ledger with integrity findings gets no
 /// report; one with conduct findings gets them at the top of every overview. No server, no external assets:

@@ -3,7 +3,7 @@
 #endif
 
 /// Durable file writes for the non-git files onym-ledger writes (keys, trust state): temp file →
-/// fsync → rename → fsync directory (STYLE.md guideline 13), so a crash leaves the old file or the
+/// fsync → rename → fsync directory, so a crash leaves the old file or the
 /// new one, never a torn one.
 public enum DurableFile {
     public struct WriteError: Error, CustomStringConvertible {

@@ -1,7 +1,7 @@
 public import LedgerFormat
 
 /// A ledger as of one commit, read through one repository handle — the one read model the writer's view of
-/// its tip, the verifier's resumption and the verified history are built on (issue 13): the root files
+/// its tip, the verifier's resumption and the verified history are built on: the root files
 /// (descriptor, signers, trailers), records by content address through one bounded cache, write-log entries
 /// by sequence, and each binding's last written bits.
 ///

@@ -1,7 +1,7 @@
 public import LedgerFormat
 
 /// Records of a ledger by content address, read through one repository handle and one bounded cache —
-/// the one lookup the writer's snapshot, the verifier's loader and the verified history use (issue 13).
+/// the one lookup the writer's snapshot, the verifier's loader and the verified history use.
 ///
 /// The caller's ``RecordIndex`` says where a record is — its batch and its blob's id, as the tree the index's
 /// holder checked named them; the record is read by that id and kept only when it has the address looked

@@ -1,7 +1,7 @@
 public import LedgerFormat
 
 /// Deterministic parties for tests and generated fixtures: every key comes from a fixed seed,
-/// so every signature, ref and commit built from them is reproducible (STYLE.md guideline 17).
+/// so every signature, ref and commit built from them is reproducible (fixtures are generated, never hand-edited).
 public enum FixtureSeed {
     /// A 32-byte seed of one repeated byte (the reference tests' convention: 0x05 user, 0x07 authority, 0x0b interface).
     public static func repeated(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: 32) }

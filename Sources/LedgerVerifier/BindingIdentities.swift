@@ -1,6 +1,6 @@
 public import LedgerFormat
 
-/// Which identities' mandates name each device binding (issue 12, "who may accuse whom"): several are
+/// Which identities' mandates name each device binding ("who may accuse whom"): several are
 /// legitimate — a new holder, a reinstall under a new identity — but never silent. Kept compactly: the
 /// first identity of every binding in its ``BindingRecord``, and here every identity of the few bindings
 /// several share.

@@ -3,7 +3,7 @@ public import LedgerStore
 
 /// The verifier's judgement of a commit that exists but is not published yet: the writer builds its
 /// batch as the commit it would make (objects in memory, the branch unmoved) and asks this before it
-/// writes anything (issue 13: the writer plans, the policies judge).
+/// writes anything (the writer plans, the policies judge).
 ///
 /// It is the same `CommitLoader` and the same policy list `verify` runs, against the replay state at
 /// the candidate's parent, replay included — so a batch `append` publishes is one `verify` accepts, and

@@ -1,5 +1,5 @@
 /// The canonical form of a git tree object, as `git fsck --strict` demands it and as a ledger allows
-/// it (issue 12): entries sorted in git's order, names unique, no name empty or containing `/`, no
+/// it: entries sorted in git's order, names unique, no name empty or containing `/`, no
 /// `.`, `..` or `.git` (in any case), and only the modes a ledger uses, written without zero padding —
 /// `40000` for a folder, `100644` for a file. The verifier reads every new tree's raw bytes with this
 /// before libgit2 interprets them, so the verifier and stock git can never see two different ledgers

@@ -1,8 +1,8 @@
 import LedgerFormat
 import LedgerStore
 
-/// The first-parent chain of commits from a tip to the root, read by the verifier itself (issue 12,
-/// bounded work): each commit object is read only after its header says it is a commit of at most
+/// The first-parent chain of commits from a tip to the root, read by the verifier itself (bounded
+/// work): each commit object is read only after its header says it is a commit of at most
 /// ``maxCommitBytes``, so a commit with a 256 MiB message costs nothing before it is refused. A ledger's
 /// history is linear, so the chain is the whole history; a merge's other parents are HistoryPolicy's to
 /// report. Membership answers "does the tip descend from X" without libgit2's graph walk.

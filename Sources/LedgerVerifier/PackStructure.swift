@@ -3,7 +3,7 @@
     import LedgerStore
 #endif
 
-/// The delta structure of git packs, read from their bytes (issue 12, bounded work): libgit2 1.5
+/// The delta structure of git packs, read from their bytes (bounded work on hostile input): libgit2 1.5
 /// follows a cyclic or self-based delta forever (`git_odb_read_header` never returns). Each object's
 /// base is found from the pack itself — an `OFS_DELTA` must point strictly backwards, a `REF_DELTA`
 /// names an object by id — and every chain is followed with cycle detection and a depth bound, each

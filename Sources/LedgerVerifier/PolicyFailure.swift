@@ -1,7 +1,7 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// One rule a ledger breaks: which policy, where (commit, path, record) and why (STYLE.md guideline 8).
+/// One rule a ledger breaks: which policy, where (commit, path, record) and why.
 public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
     /// What a finding says about the ledger (docs/VERIFY.md, "Two kinds of findings").
     public enum Kind: String, Sendable {

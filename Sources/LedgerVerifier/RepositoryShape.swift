@@ -5,7 +5,7 @@ import LedgerStore
     import Glibc
 #endif
 
-/// What around the objects could make stock git show another ledger than the verifier reads (issue 12):
+/// What around the objects could make stock git show another ledger than the verifier reads:
 /// the verifier reads `refs/heads/main` and the objects it reaches, nothing else. So:
 ///
 /// * `HEAD` must name `refs/heads/main` (else `git log` shows another history);

@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// The outcome of `verify`: data, never an exception (STYLE.md guideline 6).
+/// The outcome of `verify`: data, never an exception.
 ///
 /// Findings come in two kinds (``PolicyFailure/Kind``): a ledger with integrity findings is not
 /// authentic; an authentic ledger with conduct findings is verified *with findings* — its history is

@@ -2,7 +2,7 @@ public import LedgerFormat
 public import LedgerStore
 
 /// A ledger that passed verification, as of its verified tip: what the gate and reconciliation code
-/// accept (STYLE.md guideline 6 — there is no public way to make one without verifying).
+/// accept (there is no public way to make one without verifying).
 public final class VerifiedHistory {
     public let tip: ObjectID
     public let descriptor: LedgerDescriptor?
@@ -98,7 +98,7 @@ public final class VerifiedHistory {
 
     /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
     /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
-    /// gate and reconcile show it (issue 12).
+    /// gate and reconcile show it.
     public func identities(onBinding binding: String) -> [(user: String, acceptedAt: Instant)] {
         var first: [String: Instant] = [:]
         for mandate in mandates(onBinding: binding) {

@@ -2,7 +2,7 @@ import LedgerFormat
 import LedgerStore
 
 /// Lays a batch out as the files of the commit it would make: what is about planning, and nothing
-/// that is about judging (issue 13: the writer plans, the policies judge).
+/// that is about judging (the writer plans, the policies judge).
 ///
 /// It orders the records by dependency, skips what the ledger already holds, records a receipt for a
 /// verdict that arrived without one, continues the write log's chain for write requests, and

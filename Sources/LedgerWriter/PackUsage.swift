@@ -4,7 +4,7 @@ import LedgerStore
     import Glibc
 #endif
 
-/// How much room the ledger's packs take, and when to suggest `repack` (issue 17: a ledger appended one
+/// How much room the ledger's packs take, and when to suggest `repack` (a ledger appended one
 /// record at a time stays compact). Appends write each batch's objects without deltas and merge small
 /// packs geometrically; a delta-compressed `repack` shrinks such a ledger about tenfold (3 000 single
 /// appends: 40 MB → 3.3 MB). The append suggests it once the packs have grown past twice their size after

@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// The one way a ledger commit is made (STYLE.md guideline 13): build the tree → commit buffer →
+/// The one way a ledger commit is made: build the tree → commit buffer →
 /// SSHSIG over the exact buffer (namespace `git`, SHA-512) → `git_commit_create_with_signature`, all in
 /// memory (``prepare``); then, once the policies accepted it, write the batch's pack → move the branch by
 /// compare-and-swap against the expected tip (``publish``).

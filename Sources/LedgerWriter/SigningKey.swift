@@ -2,7 +2,7 @@ public import LedgerFormat
 import LedgerStore
 
 /// Loads the vendor's commit-signing key from an OpenSSH ed25519 private-key file, so a vendor
-/// can sign with the key git already uses (DESIGN §5).
+/// can sign with the key git already uses (docs/FORMAT.md, "Commits").
 public enum SigningKey {
     public static func load(_ path: String) throws(AppendError) -> Ed25519.PrivateKey {
         guard let text = try? String(contentsOfFileAtPath: path) else {

@@ -3,7 +3,7 @@
 
 Written from the specs (C2SP signed-note: Ed25519 type 0x01; C2SP tlog-cosignature: cosignature/v1,
 type 0x04), independently of onym-ledger's Swift code, with the `cryptography` package's Ed25519 — the
-second implementation issue 15's witness tests check cosignatures against (golang.org/x/mod 0.7 predates
+second implementation the witness tests check cosignatures against (golang.org/x/mod 0.7 predates
 cosignature/v1). Prints "ok <name> <type> [time]" per verified key; exits 1 if any key has no valid signature.
 """
 import base64

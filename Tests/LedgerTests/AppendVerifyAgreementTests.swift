@@ -7,7 +7,7 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 13: one rulebook. Every tamper-corpus attack that can be expressed as input to `append` is
+/// One rulebook. Every tamper-corpus attack that can be expressed as input to `append` is
 /// refused by `append` with the policy `verify` names for it (the policy comes from the corpus, not from
 /// this file); an attack on a write the backend really made is logged and reported with that policy.
 /// Attacks on what the writer lays out itself (git objects, trees, commits, history, trailers) cannot be

@@ -7,8 +7,8 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 11: trust kept outside the ledger, evidence never erased, authenticity apart from conduct.
-/// Every case is one of the holes the issue reports, run through the real binary.
+/// Trust kept outside the ledger, evidence never erased, authenticity apart from conduct (docs/VERIFY.md,
+/// "The auditor's state"). Every case is a way an auditor could be misled, run through the real binary.
 @Suite("CLI: the auditor's state, rewrites, and conduct findings")
 struct AuditorStateTests {
     static let at = ["--at", "2026-09-01T00:00:00Z"]
@@ -22,7 +22,7 @@ struct AuditorStateTests {
     }
 
     /// A tampered copy (one verdict deleted by an unsigned commit) with a checkpoint planted in its git
-    /// directory — where versions before issue 11 kept it — naming the tampered tip.
+    /// directory — where earlier versions kept it — naming the tampered tip.
     static func tamperedWithPlantedCheckpoint(_ scratch: borrowing ScratchDirectory) throws -> String {
         let ledger = TamperCorpusTests.copyOfGood(scratch)
         let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])

@@ -5,7 +5,7 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// Issue 14: the conformance suite ships as data, is what its generator makes, and `verify` gives every
+/// The conformance suite ships as data, is what its generator makes, and `verify` gives every
 /// outcome its manifest states.
 @Suite("Conformance suite")
 struct ConformanceSuiteTests {

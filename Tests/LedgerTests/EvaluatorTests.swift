@@ -218,7 +218,7 @@ struct EvaluatorTests {
         #expect(routed.newHolderUrl == "https://authority.example/new-holder")
     }
 
-    /// Issue 12, "a vendor-made authority": a ban of another identity on the same device (a key the
+    /// A vendor-made authority: a ban of another identity on the same device (a key the
     /// vendor minted, mandated on the real user's binding) does not answer `banned` for the real user.
     @Test func aBanOfAnotherIdentityOnTheDeviceIsNotThisIdentitysBan() {
         let minted = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x77))!

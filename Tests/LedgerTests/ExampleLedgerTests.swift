@@ -5,7 +5,7 @@ import Testing
 import LedgerStore
 @testable import LedgerWriter
 
-/// Issue 6: the checked-in example ledger verifies, regenerates bit for bit from its scenario, and
+/// The checked-in example ledger verifies, regenerates bit for bit from its scenario, and
 /// shows every story beat through verify, gate and reconcile.
 @Suite("Example ledger", .serialized)
 struct ExampleLedgerTests {
@@ -71,7 +71,7 @@ struct ExampleLedgerTests {
                 == String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8))
     }
 
-    /// Issue 17: `ledger-example/replay.sh` — plain init, append and keys rotate commands over the
+    /// `ledger-example/replay.sh` — plain init, append and keys rotate commands over the
     /// checked-in inputs — rebuilds the example's tip commit bit for bit.
     @Test func replayReproducesTheTipCommit() throws {
         let scratch = ScratchDirectory()
@@ -131,7 +131,7 @@ struct ExampleLedgerTests {
             entries.contains {
                 $0.contains(String(gusBinding)) && $0.contains("\"recordedAt\":\"2026-07-01T10:01:00Z\"")
             })
-        // The logged rule names tell the README's story (issue 10): Lena's late ban is not executed and
+        // The logged rule names tell the README's story: Lena's late ban is not executed and
         // the clear is the deadline default's; Ivan's case, open when the civic panel's revocation took
         // effect (07-24, before his 07-24T08:00 deadline), clears by the revocation.
         func entry(of user: String, at recordedAt: String) -> String? {
@@ -148,7 +148,7 @@ struct ExampleLedgerTests {
     }
 }
 
-/// Issue 17: the README's quickstart, run as written (its `sh` block, with `onym-ledger` on PATH) in an
+/// The README's quickstart, run as written (its `sh` block, with `onym-ledger` on PATH) in an
 /// empty folder: a new vendor's ledger with a mandate, a verdict and a write that verifies.
 @Suite("README quickstart")
 struct QuickstartTests {

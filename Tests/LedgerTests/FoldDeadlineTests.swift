@@ -4,8 +4,8 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// The decision-deadline default against cases decided in time (issue 10's three findings, each as it
-/// was reported, and the decisions docs/DECISIONS.md records for reopening and several open-case
+/// The decision-deadline default against cases decided in time (three cases found by a
+/// reviewer, each as it was reported, and the decisions docs/DECISIONS.md records for reopening and several open-case
 /// verdicts). Every verdict is really signed; times are the reported ones.
 @Suite("Fold: deadlines, reversals and re-bans")
 struct FoldDeadlineTests {
@@ -44,7 +44,7 @@ struct FoldDeadlineTests {
         DeviceFold.evaluate(facts, at: Instant.parse(time)!)
     }
 
-    /// Finding 1: a reversal decided after the deadline of a case that was decided in time lifts the ban.
+    /// A reversal decided after the deadline of a case that was decided in time lifts the ban.
     @Test(arguments: ["harassment", "harassment-permanent"])
     func reversalAfterTheDeadlineOfACaseDecidedInTimeLiftsTheBan(classId: String) {
         let open = Self.fact(.openCase, "c1", classId, decided: "2026-03-16T00:00:00Z")  // deadline 03-30
@@ -58,7 +58,7 @@ struct FoldDeadlineTests {
         #expect(lifted.authorizedBy == reversal.ref.hex)
     }
 
-    /// Finding 2: a ban decided after the deadline, in a case dismissed in time, is executed.
+    /// A ban decided after the deadline, in a case dismissed in time, is executed.
     @Test func banAfterAnInTimeDismissalIsExecuted() {
         let open = Self.fact(.openCase, "c2", "spam", decided: "2026-02-15T00:00:00Z")  // deadline 02-20
         let dismiss = Self.fact(.dismiss, "c2", "spam", decided: "2026-02-19T00:00:00Z")
@@ -69,7 +69,7 @@ struct FoldDeadlineTests {
         #expect(Self.fold([open, dismiss, ban], at: "2026-02-27T00:00:00Z").authorizedBy == "expiry")
     }
 
-    /// Finding 2 (its other forms): a re-ban after an in-time reversal, and a second ban.
+    /// The same in other forms: a re-ban after an in-time reversal, and a second ban.
     @Test func reBanAfterAnInTimeReversalAndASecondBanAreExecuted() {
         let open = Self.fact(.openCase, "c3", "spam", decided: "2026-02-15T00:00:00Z")  // deadline 02-20
         let ban = Self.fact(.ban, "c3", "spam", decided: "2026-02-18T00:00:00Z")  // 02-18 .. 02-21
@@ -84,7 +84,7 @@ struct FoldDeadlineTests {
         #expect(both.authorizedBy == second.ref.hex)
     }
 
-    /// Finding 3: a late dismissal does not take the deadline default's name.
+    /// A late dismissal does not take the deadline default's name.
     @Test func lateDismissalKeepsTheDefaultsName() {
         let open = Self.fact(.openCase, "c4", "harassment", decided: "2026-03-10T00:00:00Z")  // deadline 03-24
         let late = Self.fact(.dismiss, "c4", "harassment", decided: "2026-04-07T00:00:00Z")

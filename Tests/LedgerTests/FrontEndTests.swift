@@ -5,7 +5,7 @@ import Testing
 import LedgerStore
 @testable import LedgerVerifier
 
-/// Issue 13: "verify, then evaluate", identity → binding resolution, reconcile rows and the JSON shapes
+/// "verify, then evaluate", identity → binding resolution, reconcile rows and the JSON shapes
 /// live in the library; these tests call the front ends directly (the CLI tests stay end to end).
 @Suite("Front ends: audited ledger, gate, reconcile")
 struct FrontEndTests {

@@ -92,7 +92,7 @@ struct GateReconcileCLITests {
         #expect(result.stderr.contains("the ledger is not authentic"))
     }
 
-    /// Issue 17: a typo in --binding is an error (65), not a plausible answer.
+    /// A typo in --binding is an error (65), not a plausible answer.
     @Test func anUnknownBindingIsAnError() {
         let scratch = ScratchDirectory()
         let ledger = TamperCorpusTests.copyOfGood(scratch)
@@ -104,7 +104,7 @@ struct GateReconcileCLITests {
         }
     }
 
-    /// Issue 12: a device binding named by mandates of more than one identity is never silent.
+    /// A device binding named by mandates of more than one identity is never silent.
     @Test func aBindingSharedByIdentitiesIsShown() throws {
         let scenario = LedgerScenario()
         let second = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x33))!
@@ -152,7 +152,7 @@ struct GateReconcileCLITests {
         #expect(result.stdout.contains("\nEXAMPLES:\n  onym-ledger \(verb) "))
     }
 
-    /// Issue 17: one wording for a missing or malformed time, with an example value.
+    /// One wording for a missing or malformed time, with an example value.
     @Test func timeOptionsShareOneWording() {
         let scratch = ScratchDirectory()
         let ledger = TamperCorpusTests.copyOfGood(scratch)

@@ -7,7 +7,7 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 12, bounded work: each limit on git objects holds at the limit and refuses just past it,
+/// Bounded work: each limit on git objects holds at the limit and refuses just past it,
 /// before anything below is read.
 @Suite("Hostile git objects: limits at and past their value")
 struct HostileObjectTests {
@@ -81,7 +81,7 @@ struct HostileObjectTests {
     }
 
     /// A commit's size is read from its header before the commit is: one just under the limit is read,
-    /// one just over (the issue's 256 MiB message, scaled down) is refused unread.
+    /// one just over (a 256 MiB message, scaled down) is refused unread.
     @Test func commitSizeIsReadUpToTheLimitAndRefusedPastIt() throws {
         func verify(messageBytes: Int) throws -> (status: Int32, policies: Set<String>, size: Int) {
             let scratch = ScratchDirectory()
@@ -106,7 +106,7 @@ struct HostileObjectTests {
         #expect(over.policies == [RecordLimitsPolicy.name])
     }
 
-    /// The entries one commit may change (the issue's 2-million-file commit, scaled to the limit): a
+    /// The entries one commit may change (a 2-million-file commit, scaled to the limit): a
     /// commit at exactly the limit is walked; one entry more and the walk stops there.
     @Test func entriesPerCommitAreWalkedUpToTheLimitAndNotPast() throws {
         func policies(extra: Int) throws -> Set<String> {

@@ -42,7 +42,7 @@ struct InspectAndKeygenCLITests {
         #expect(result.stdout.contains(#""policy":"VerdictAuthorityPolicy""#), "\(result.stdout)")
     }
 
-    /// Issue 17: a pretty-printed mandate is what append accepts (it stores the canonical form), so
+    /// A pretty-printed mandate is what append accepts (it stores the canonical form), so
     /// inspect does not call it a finding.
     @Test func prettyPrintedMandateIsCleanAsAppendAcceptsIt() throws {
         let scratch = ScratchDirectory()
@@ -137,7 +137,7 @@ struct InspectAndKeygenCLITests {
         #expect(help.stdout.contains("2 verified with conduct findings"))
     }
 
-    /// Issue 17: messages in plain words — no Swift function names, no libgit2 codes.
+    /// Messages in plain words — no Swift function names, no libgit2 codes.
     @Test func gitFailuresReadInPlainWords() throws {
         let scratch = ScratchDirectory()
         let empty = scratch.path("emptydir")
@@ -160,7 +160,7 @@ struct InspectAndKeygenCLITests {
     }
 }
 
-/// Issue 17: `inspect` reads every input kind `append` takes, with the same recognition, decoders and
+/// `inspect` reads every input kind `append` takes, with the same recognition, decoders and
 /// rule names, and says what it could not check.
 @Suite("CLI: inspect and append agree")
 struct InspectAppendAgreementTests {

@@ -7,7 +7,7 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 13: each policy judged on its own. A vector adds files in one commit on the good fixture ledger's
+/// Each policy judged on its own. A vector adds files in one commit on the good fixture ledger's
 /// tip (built beside the branch, loaded as `verify` loads it) and calls one policy's `evaluate` with the
 /// replay state at the tip; the findings' reasons must be exactly the vector's.
 @Suite("Policies, one at a time")

@@ -5,7 +5,7 @@ import Testing
 @testable import LedgerFormat
 @testable import LedgerReport
 
-/// Issue 16: `report` writes a static site from verified history only — every link resolves inside the site,
+/// `report` writes a static site from verified history only — every link resolves inside the site,
 /// nothing loads from the network, ledger text is escaped, a ledger that does not verify gets nothing.
 @Suite("Public report: the static site", .serialized)
 struct PublicReportTests {

@@ -5,7 +5,7 @@ import Testing
 import LedgerStore
 @testable import LedgerVerifier
 
-/// Issue 13: the decisions `verify --explain` prints are asserted exactly — every policy, in the
+/// The decisions `verify --explain` prints are asserted exactly — every policy, in the
 /// standard order, once per commit, and a failure as the one event that carries it.
 @Suite("Replay events")
 struct ReplayEventTests {

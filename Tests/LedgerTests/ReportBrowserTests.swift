@@ -3,7 +3,7 @@ import Testing
 
 @testable import LedgerReport
 
-/// Issue 16: the example's report opened in a real browser (Debian's headless Chromium, installed by
+/// The example's report opened in a real browser (Debian's headless Chromium, installed by
 /// `make test`) from `file://`, with no network: the DOM after scripts ran, links followed across pages,
 /// the search run, screenshots saved as test artifacts, and no console message (a script error or a
 /// blocked resource would print one).

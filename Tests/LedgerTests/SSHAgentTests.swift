@@ -5,7 +5,7 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// Issue 17: keys the way git users keep them — `--signing-key` takes a public key whose private half a
+/// Keys the way git users keep them — `--signing-key` takes a public key whose private half a
 /// real `ssh-agent` holds, and a passphrase-protected key file signs through the agent too.
 @Suite("Signing through a real ssh-agent", .serialized)
 struct SSHAgentTests {

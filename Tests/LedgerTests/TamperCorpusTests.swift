@@ -7,7 +7,7 @@ import LedgerStore
 @testable import LedgerVerifier
 @testable import LedgerWriter
 
-/// Issue 4's acceptance test: the good ledger verifies with no findings; every attack in the
+/// The tamper corpus's acceptance test: the good ledger verifies with no findings; every attack in the
 /// tamper corpus is rejected (exit 1) by the policy named for it.
 @Suite("Verifier: good ledger and tamper corpus")
 struct TamperCorpusTests {

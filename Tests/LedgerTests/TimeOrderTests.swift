@@ -5,7 +5,7 @@ import Testing
 @testable import LedgerFormat
 import LedgerStore
 
-/// Issue 12, "time travel": the lies the vendor's own tools could write are refused by `append` (and
+/// Time travel: the lies the vendor's own tools could write are refused by `append` (and
 /// `keys rotate`) under the very name `verify` gives them — one rule (``TimeWindow``), two callers.
 @Suite("Time order: the writer refuses what the verifier rejects")
 struct TimeOrderTests {

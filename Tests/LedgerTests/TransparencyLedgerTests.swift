@@ -5,7 +5,7 @@ import Testing
 import LedgerStore
 @testable import LedgerWriter
 
-/// Issue 15 end to end: the example ledger published as C2SP tiles reads in golang.org/x/mod's tlog client,
+/// Transparency end to end: the example ledger published as C2SP tiles reads in golang.org/x/mod's tlog client,
 /// `prove` output checks with `check-proof` and with x/mod, publication is incremental and refuses a folder
 /// from another history or holding a tile this log does not have.
 @Suite("Transparency: publish, prove, check-proof")

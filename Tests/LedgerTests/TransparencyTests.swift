@@ -3,7 +3,7 @@ import Testing
 
 @testable import LedgerFormat
 
-/// Issue 15: C2SP signed notes, checkpoints, tiles and RFC 6962 proofs — against the specs' known answers
+/// C2SP signed notes, checkpoints, tiles and RFC 6962 proofs — against the specs' known answers
 /// and against an independent implementation (golang.org/x/mod's sumdb/note and sumdb/tlog, run with Go).
 @Suite("Transparency: notes, tiles, proofs")
 struct TransparencyTests {

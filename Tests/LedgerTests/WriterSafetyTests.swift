@@ -148,7 +148,7 @@ struct WriterSafetyTests {
         #expect(trailers.logHead == previous)
     }
 
-    /// Issue 17: a retry is recognized by the caller's key, never by equal content.
+    /// A retry is recognized by the caller's key, never by equal content.
     @Test func equalCallsAreTwoEntriesAndAKeyedRetryIsOne() {
         let scenario = LedgerScenario()
         scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")

@@ -122,7 +122,7 @@ struct WriterStateTests {
     }
 }
 
-/// Issue 17: a ledger appended one record at a time stays compact — append suggests `repack` once the
+/// A ledger appended one record at a time stays compact — append suggests `repack` once the
 /// packs have doubled since the last one, and stops once it ran.
 @Suite("Repack hint")
 struct PackHintTests {
@@ -159,7 +159,7 @@ struct PackHintTests {
     }
 }
 
-/// Issue 13: errors keep their kind from libgit2 to the exit code, and the internal-error path is real.
+/// Errors keep their kind from libgit2 to the exit code, and the internal-error path is real.
 @Suite("Writer errors to exit codes")
 struct WriterErrorTests {
     @Test func aFaultTheWriterHasNoRuleForExits70AndWritesNothing() {
@@ -195,7 +195,7 @@ struct WriterErrorTests {
     }
 }
 
-/// Issue 13: append's JSON shape comes from the library (`AppendResult.json`).
+/// Append's JSON shape comes from the library (`AppendResult.json`).
 @Suite("Append's JSON")
 struct AppendJSONTests {
     @Test func appendPrintsTheLibrarysShape() throws {

@@ -303,14 +303,14 @@ struct WriterTests {
         let batch = CLI.run(["show", scenario.ledger, String(scenario.tip.prefix(10))])
         #expect(batch.stdout.contains(LedgerLayout.logEntryPath(1)))
         #expect(CLI.run(["show", scenario.ledger, "nonsense"]).status == 65)
-        // Issue 17: the record prefixes gate and verify print (16 hex digits) work too.
+        // The record prefixes gate and verify print (16 hex digits) work too.
         let prefixed = CLI.run(["show", scenario.ledger, String(mandate.ref.hex.prefix(16))])
         #expect(prefixed.stdout == record.stdout)
         // Shorter than git's shortest abbreviation (4 hex digits): no record is found by it.
         #expect(CLI.run(["show", scenario.ledger, String(mandate.ref.hex.prefix(3))]).status == 65)
     }
 
-    /// Issue 17: `keys list` shows who may sign the next commit.
+    /// `keys list` shows who may sign the next commit.
     @Test func keysListShowsTheCurrentSigners() throws {
         let scenario = LedgerScenario()
         let next = scenario.scratch.path("next")
@@ -332,7 +332,7 @@ struct WriterTests {
         #expect(CLI.run(["keys", "rotate", scenario.ledger, "--add", next + ".pub"]).status == 64)
     }
 
-    /// Issue 17: init refuses a ledger every later append would trip over, and shows what it would write.
+    /// Init refuses a ledger every later append would trip over, and shows what it would write.
     @Test func initCannotCreateAnUnusableLedger() throws {
         let scenario = LedgerScenario(initialize: false)
         let base = ["init", scenario.ledger, "--interface", "onym:component:x", "--signing-key", scenario.signer]

@@ -2,7 +2,7 @@
 ///
 /// Reference §1.1 (`apple/src/canonical.rs::canonical_bytes`): parse the received bytes, drop the
 /// named key structurally at the top level only, re-serialize sorted and compact. A stored record's
-/// bytes must *be* canonical; the ledger rejects, it never normalizes (DESIGN §4).
+/// bytes must *be* canonical; the ledger rejects, it never normalizes (docs/FORMAT.md, "Canonical JSON").
 ///
 /// Non-ASCII object keys are accepted and sorted by UTF-8 bytes, which is Unicode scalar order and
 /// what serde_json does; duplicate detection compares bytes, never Swift's canonical equivalence

@@ -1,4 +1,4 @@
-/// Every size limit of the format layer, in one place (STYLE.md guideline 9).
+/// Every size limit of the format layer, in one place.
 ///
 /// Limits are checked before work is spent: the byte size before parsing, depth before descending,
 /// string and member counts as they grow. The values are far above any record the reference

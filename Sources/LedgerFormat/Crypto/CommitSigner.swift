@@ -1,4 +1,4 @@
-/// Whoever signs ledger commits: a private key in memory, or an ssh-agent holding it (issue 17: keys
+/// Whoever signs ledger commits: a private key in memory, or an ssh-agent holding it (keys
 /// the way git users keep them).
 public protocol CommitSigner: Sendable {
     var publicKey: Ed25519.PublicKey { get }

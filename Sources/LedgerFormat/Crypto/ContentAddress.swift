@@ -1,6 +1,6 @@
 /// A 32-byte SHA-256 content address: `mandateRef`, `verdictRef`, `manifestHash`, write-log hashes.
 ///
-/// Held as four words, not an array, so it is cheap to hash and copy (STYLE.md guideline 10).
+/// Held as four words, not an array, so it is cheap to hash and copy.
 /// Rendered as lowercase hex without prefix only at the edges (reference §1.3).
 public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConvertible {
     private let words: (UInt64, UInt64, UInt64, UInt64)

@@ -7,7 +7,7 @@ internal import CSodium
 /// non-canonical `S` (≥ L), a small-order `R`, a small-order or non-canonical public key, before
 /// the cofactorless equation. See docs/DECISIONS.md "Ed25519 strictness".
 public enum Ed25519 {
-    /// `sodium_init` once per process (STYLE.md guideline 3).
+    /// `sodium_init` once per process.
     private static let initialized: Bool = sodium_init() >= 0
 
     static func ensureInitialized() {

@@ -3,8 +3,7 @@ internal import COpenSSL
 /// SHA-256 and SHA-512 through OpenSSL's EVP API.
 ///
 /// The digest is fetched once (`EVP_MD_fetch`) and cached: OpenSSL 3's `EVP_sha256()` does an
-/// implicit provider fetch per call, measured ~40 % slower for small records
-/// (LIBGIT2-OPENSSL-NOTES.md pitfall 12).
+/// implicit provider fetch per call, measured ~40 % slower for small records.
 public enum SHA256 {
     nonisolated(unsafe) private static let sha256: OpaquePointer = {
         guard let md = EVP_MD_fetch(nil, "SHA256", nil) else { preconditionFailure("OpenSSL has no SHA256") }

@@ -70,7 +70,7 @@ public enum GateEvaluator {
         var warnings: [String] = []
 
         if effective.banned {
-            // Only a ban that accuses the presenting identity answers `banned` (issue 12): a ban of another
+            // Only a ban that accuses the presenting identity answers `banned`: a ban of another
             // identity on a shared device is unresolvable state for this one (profile §5.2).
             let accusing = intended.inForceBans.filter { ban in input.user.map { ban.accusedKeys.contains($0) } ?? true
             }

@@ -1,6 +1,6 @@
-/// The replay check behind acceptance criterion 4 ("the write log accounts for every call"): each
-/// write-log entry's requested bits and `authorizedBy` must be what the rules give for its device
-/// binding at its `recordedAt`, from the verdicts the vendor had received by then.
+/// The replay check behind the enforcement profile §11 criterion 4 ("the write log accounts for every call"): each
+/// write-log entry's requested bits and `authorizedBy` must be what the rules give for its device binding at its
+/// `recordedAt`, from the verdicts the vendor had received by then.
 ///
 /// Failed writes (`outcome` `failed: …`) change nothing on the device, but they were calls to
 /// `update_two_bits` all the same, so they must be authorized too.

@@ -1,5 +1,5 @@
 /// The kinds of input file `append` accepts and `inspect` checks, recognized by shape: one rule for both
-/// verbs (issue 17: inspect and append agree). Every stored kind (``StoredRecords/kinds``) is one, named as
+/// verbs (inspect and append agree). Every stored kind (``StoredRecords/kinds``) is one, named as
 /// the kind names itself; four more exist only as input.
 public struct InputKind: Sendable, Equatable, CustomStringConvertible {
     /// The name `--kind` takes (`mandate`, `write-requests`).

@@ -4,7 +4,7 @@
 ///
 /// The ledger writes one form, `onym-ledger namespaces="git" ssh-ed25519 AAAA…` (``text``). It reads
 /// only what it can decide without a clock: `valid-after`/`valid-before` and `cert-authority` are refused,
-/// since key validity is decided by ledger position, never by a date (DESIGN §5).
+/// since key validity is decided by ledger position, never by a date (docs/FORMAT.md, "Allowed signers").
 public struct AllowedSigners: Sendable, Equatable {
     public static let principal = "onym-ledger"
 

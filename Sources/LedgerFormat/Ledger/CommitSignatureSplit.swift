@@ -5,7 +5,7 @@
 ///
 /// Written here over the object's exact bytes, because libgit2 1.5 computes the payload with `strlen`
 /// and reads past the end of objects that are not NUL-terminated — as objects in its in-memory backend
-/// are, where the writer builds a commit before the policies judge it (LIBGIT2-OPENSSL-NOTES.md §7).
+/// are, where the writer builds a commit before the policies judge it.
 public enum CommitSignatureSplit {
     public enum Result: Sendable, Equatable {
         case unsigned

@@ -1,8 +1,8 @@
 /// `ledger.json`: what a ledger is about and whose keys it trusts (docs/FORMAT.md §"Descriptor").
 ///
-/// One ledger = one interface vendor = one Apple developer-account scope (DESIGN §3). The Apple
-/// account scope lists every app that shares the bit contract (profile §1 isolation rule,
-/// acceptance criterion 5). The interface countersigning keys are the root key plus per-authority
+/// One ledger = one interface vendor = one Apple developer-account scope (docs/FORMAT.md, "Descriptor"). The Apple
+/// account scope lists every app that shares the bit contract (the enforcement profile §1
+/// isolation rule, §11 criterion 5). The interface countersigning keys are the root key plus per-authority
 /// rotated keys, as the reference's `/health` publishes them (reference §2.2).
 public struct LedgerDescriptor: Sendable, Equatable {
     public static let formatVersion: Int64 = 2
@@ -43,9 +43,9 @@ public struct LedgerDescriptor: Sendable, Equatable {
     public var interfaceRootKey: Ed25519.PublicKey?
     /// authority componentId → its rotated keys, oldest epoch first.
     public var authorityKeys: [String: [EpochKey]]
-    /// The ledger as a transparency log (issue 15): the Ed25519 verifier key its checkpoints are signed
-    /// with, whose name is the log's origin (C2SP signed-note `<origin>+<key ID>+<key>`). The writer sets
-    /// it at `init`.
+    /// The ledger as a transparency log (docs/FORMAT.md, "Transparency"): the Ed25519 verifier key its checkpoints are
+    /// signed with, whose name is the log's origin (C2SP signed-note `<origin>+<key ID>+<key>`). The writer sets it at
+    /// `init`.
     public var log: NoteKey?
 
     public init(

@@ -1,6 +1,6 @@
 /// Where each file lives in a ledger repository (docs/FORMAT.md is the contract; this is its code).
 ///
-/// Format version 2 (issue 14): every commit that stores records adds **one new batch folder**,
+/// Format version 2 (docs/FORMAT.md, "Paths"): every commit that stores records adds **one new batch folder**,
 /// `batches/<B[0..<7]>/<B>/` with the batch number `B` zero-padded to 10 digits, and names each record
 /// inside it by kind and content address (`batches/0000000/0000000042/verdicts/a/<hex>.json`). Nothing an
 /// earlier commit wrote is rewritten, so a commit's tree work follows its batch, not the ledger's size.

@@ -1,4 +1,4 @@
-/// A record the ledger stores by content address, at `batches/…/<N>/<folder>/a/<address>.json` (issue 13: one
+/// A record the ledger stores by content address, at `batches/…/<N>/<folder>/a/<address>.json` (one
 /// record protocol). Each kind is one type conforming to it — its name, its folder, its schema, how it
 /// decodes from the stored bytes and how it is addressed — and one line in ``StoredRecords/kinds``.
 public protocol StoredRecord: Sendable {

@@ -1,4 +1,4 @@
-/// The ledger as a transparency log (issue 15, docs/FORMAT.md "Transparency"): every file a commit adds
+/// The ledger as a transparency log (docs/FORMAT.md, "Transparency"): every file a commit adds
 /// or changes is one leaf, in commit order and, within a commit, in the bytewise order of the paths; each
 /// commit carries the C2SP checkpoint of the log after it, signed by the log key the descriptor declares.
 public enum LedgerLog {

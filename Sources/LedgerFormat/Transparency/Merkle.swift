@@ -1,4 +1,4 @@
-/// RFC 6962 §2.1 Merkle tree hashing, as C2SP tlog-tiles and tlog-checkpoint use it (issue 15): leaf and
+/// RFC 6962 §2.1 Merkle tree hashing, as C2SP tlog-tiles and tlog-checkpoint use it: leaf and
 /// node hashes, the tree hash of a list of leaves, and audit paths — inclusion (§2.1.1) and consistency
 /// (§2.1.2) — made and checked (RFC 9162 §2.1.3.2 and §2.1.4.2 give the checking algorithms).
 public enum Merkle {

@@ -1,4 +1,4 @@
-/// Checking a tlog-proof without the ledger (issue 15, `check-proof`): the checkpoint's log signature,
+/// Checking a tlog-proof without the ledger (`check-proof`): the checkpoint's log signature,
 /// the witnesses' cosignatures against a quorum, the inclusion proof against the checkpoint's root, and —
 /// when the record itself is given — that it is the file the proof's leaf states.
 public enum ProofCheck {

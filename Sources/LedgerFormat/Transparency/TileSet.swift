@@ -1,5 +1,5 @@
 /// The C2SP tlog-tiles files of a log: hash tiles of height 8 and entry bundles, computed from its
-/// entries (issue 15: `publish` writes them to a folder any static host serves).
+/// entries (`publish` writes them to a folder any static host serves).
 public struct TileSet: Sendable {
     /// Leaf hashes, then at each tile level the hashes of complete 256^level-leaf subtrees.
     public let levels: [[Merkle.Hash]]

@@ -7,7 +7,7 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
         public let rawValue: Int32
         public static let notFound = Code(rawValue: GIT_ENOTFOUND.rawValue)
         public static let exists = Code(rawValue: GIT_EEXISTS.rawValue)
-        /// The reference moved since it was read: "ledger moved; re-read and retry" (STYLE.md 13).
+        /// The reference moved since it was read: "ledger moved; re-read and retry".
         public static let modified = Code(rawValue: GIT_EMODIFIED.rawValue)
         public static let locked = Code(rawValue: GIT_ELOCKED.rawValue)
         public static let iterationOver = Code(rawValue: GIT_ITEROVER.rawValue)

@@ -1,6 +1,6 @@
 internal import CLibgit2
 
-/// libgit2's process-wide initialisation, done once (STYLE.md guideline 3; never per object, never shut down).
+/// libgit2's process-wide initialisation, done once (never per object, never shut down).
 package enum GitLibrary {
     private static let initialized: Bool = {
         guard git_libgit2_init() >= 0 else { return false }

@@ -3,7 +3,7 @@ package import CLibgit2
     import Glibc
 #endif
 
-/// An open git repository: the one owner of a `git_repository*` (STYLE.md guideline 2).
+/// An open git repository: the one owner of a `git_repository*`.
 ///
 /// Not thread-safe (libgit2 forbids sharing one handle across threads): open one per thread.
 public final class Repository {

@@ -1,6 +1,6 @@
 public import LedgerFormat
 
-/// "Verify, then evaluate" (STYLE.md guideline 6): gate and reconcile accept only authentic history.
+/// "Verify, then evaluate" (docs/DECISIONS.md, "Verification"): gate and reconcile accept only authentic history.
 /// They verify first — incrementally from the auditor's state — and refuse a ledger with integrity
 /// findings; a ledger whose history is authentic but shows the vendor breaking the rules (conduct
 /// findings) is evaluated, and the answer says so.

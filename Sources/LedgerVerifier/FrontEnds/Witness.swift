@@ -1,7 +1,7 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// `cosign`: anyone — an auditor, an authority — acting as a C2SP witness for a ledger's log (issue 15).
+/// `cosign`: anyone — an auditor, an authority — acting as a C2SP witness for a ledger's log.
 ///
 /// The witness verifies the ledger, checks that the tip's checkpoint is consistent with the last checkpoint
 /// it cosigned for that log (an RFC 6962 consistency proof, as tlog-witness's add-checkpoint does), and

@@ -1,10 +1,9 @@
 import LedgerStore
 import LedgerFormat
 
-/// Profile §1 isolation rule, acceptance criterion 5: the ledger accounts for one Apple developer
-/// account's bits, written by its own DeviceCheck writer. A write in the Android variant shape
-/// (`fieldsWritten`, a Play Integrity recall writer) in an Apple DeviceCheck ledger is a write path
-/// outside the declared scope.
+/// The enforcement profile §1 isolation rule and §11 criterion 5: the ledger accounts for one Apple developer account's
+/// bits, written by its own DeviceCheck writer. A write in the Android variant shape (`fieldsWritten`, a Play Integrity
+/// recall writer) in an Apple DeviceCheck ledger is a write path outside the declared scope.
 public struct AccountScopePolicy: LedgerPolicy {
     public static let name = "AccountScopePolicy"
     /// The write was made and logged: an authentic record of a write outside the declared scope.

@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3, §6.1: nothing is ever modified or deleted, and nothing is published twice. The files a
+/// docs/FORMAT.md, "Repository": nothing is ever modified or deleted, and nothing is published twice. The files a
 /// commit may replace are `keys/allowed_signers` (a rotation), `checkpoint` (every commit's, judged by the
 /// CheckpointPolicy) and a witness's `cosignatures/<key ID>` (its latest, judged by the CosignaturePolicy);
 /// `ledger.json` is the DescriptorPolicy's. A

@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// Issue 12, "who may accuse whom": a manifest may not claim an authority id the ledger already knows
+/// Who may accuse whom (docs/DECISIONS.md): a manifest may not claim an authority id the ledger already knows
 /// with another operator key (`AuthorityIdentity`, the rule the writer applies too).
 public struct AuthorityIdentityPolicy: LedgerPolicy {
     public static let name = AuthorityIdentity.ruleName

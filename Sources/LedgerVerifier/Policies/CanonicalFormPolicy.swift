@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §4: a stored record's bytes must *be* canonical JSON — the verifier rejects, it never
+/// docs/FORMAT.md, "Canonical JSON": a stored record's bytes must *be* canonical JSON — the verifier rejects, it never
 /// normalizes. Manifests are exact published bytes and are exempt. `keys/allowed_signers` is not JSON: its
 /// form is the allowed-signers grammar docs/FORMAT.md states, whose decoder (`AllowedSigners`) is the rule;
 /// this policy reports its refusals (any form of the grammar is accepted, not only the writer's).

@@ -1,9 +1,9 @@
 import LedgerStore
 import LedgerFormat
 
-/// Reference §3.14, DESIGN §6.5: the write log is gapless from 1, each entry links to the previous
-/// entry's hash (`genesis` first), each `entryHash` recomputes from the entry's fields, and each
-/// entry sits in the file its sequence names.
+/// Reference §3.14, docs/FORMAT.md "Write-log entries": the write log is gapless from 1, each entry links to the
+/// previous entry's hash (`genesis` first), each `entryHash` recomputes from the entry's fields, and each entry sits in
+/// the file its sequence names.
 public struct ChainLinkPolicy: LedgerPolicy {
     public static let name = "ChainLinkPolicy"
 

@@ -1,6 +1,6 @@
 import LedgerFormat
 import LedgerStore
-/// DESIGN §6.1, docs/FORMAT.md "Commits": a commit carries only the headers a ledger writer makes —
+/// docs/FORMAT.md, "Commits": a commit carries only the headers a ledger writer makes —
 /// `tree`, `parent`, `author`, `committer` and one `gpgsig`, in that order — and its author and
 /// committer are exactly `onym-ledger <ledger@onym.invalid>` at the commit's time with offset `+0000`.
 /// Anything else (`encoding`, `mergetag`, `gpgsig-sha256`, invented headers, another identity or time

@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §5, §6.1: exactly one SSHSIG per commit, namespace `git`, valid over the commit, by a key
+/// docs/FORMAT.md, "Commits": exactly one SSHSIG per commit, namespace `git`, valid over the commit, by a key
 /// the parent commit's `keys/allowed_signers` lists (the auditor's trust root for the first commit).
 /// Validity is decided by position: a key removed in commit N signs nothing after N, whatever date
 /// a later commit claims.

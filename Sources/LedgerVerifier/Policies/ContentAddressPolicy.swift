@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3, STYLE.md guideline 10: a record's file name is its content address (mandateRef,
+/// docs/FORMAT.md, "Paths": a record's file name is its content address (mandateRef,
 /// verdictRef, manifest hash, profile ref; a receipt is named by its verdict), recomputed here —
 /// the failure shows both hashes.
 public struct ContentAddressPolicy: LedgerPolicy {

@@ -1,11 +1,11 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3: the root commit writes `ledger.json` and `keys/allowed_signers` (and the profile object the
-/// descriptor declares, if it declares one); afterwards only a log handover changes the descriptor (its `log`
-/// alone, to a key and origin the log never had: docs/FORMAT.md "Log handover"); a signer rotation is a
-/// commit whose only change
-/// is `keys/allowed_signers` (and the `checkpoint` every commit updates), which must still list a key.
+/// docs/FORMAT.md, "Descriptor": the root commit writes `ledger.json` and `keys/allowed_signers` (and the profile
+/// object the descriptor declares, if it declares one); afterwards only a log handover changes the descriptor (its
+/// `log` alone, to a key and origin the log never had: docs/FORMAT.md "Log handover"); a signer rotation is a commit
+/// whose only change is `keys/allowed_signers` (and the `checkpoint` every commit updates), which must still list a
+/// key.
 public struct DescriptorPolicy: LedgerPolicy {
     public static let name = "DescriptorPolicy"
 

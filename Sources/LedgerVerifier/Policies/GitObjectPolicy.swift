@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// Issue 12, "only canonical git objects" and "bounded work on hostile input": every tree a commit
+/// Only canonical git objects, and bounded work on hostile input (docs/DECISIONS.md): every tree a commit
 /// adds is in the form `git fsck --strict` demands (`CanonicalTree`), with the modes a ledger uses,
 /// no deeper than `CommitLoader/maxTreeDepth`, no larger than `CommitLoader/maxTreeBytes`, and the
 /// commit changes at most `CommitLoader/maxFilesPerCommit` entries. Such objects are refused before

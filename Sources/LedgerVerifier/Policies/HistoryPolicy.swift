@@ -1,6 +1,6 @@
 import LedgerFormat
 import LedgerStore
-/// DESIGN §6.1: one root, linear history, no merges; and no commit dated after the verification time.
+/// docs/FORMAT.md, "Repository": one root, linear history, no merges; and no commit dated after the verification time.
 ///
 /// Dates never decide key validity (that is by position); a future date is still reported, since no
 /// honest writer can have made it yet.

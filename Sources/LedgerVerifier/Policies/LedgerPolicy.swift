@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// One invariant of a ledger, judged commit by commit (STYLE.md guideline 7).
+/// One invariant of a ledger, judged commit by commit (<doc:OneRulebook>).
 ///
 /// A policy reads the ``CommitStep`` and the ``ReplayState`` before it and returns findings; it never
 /// throws for a rule violation and never changes state. ``StandardLedgerPolicy`` runs them in order.

@@ -1,8 +1,8 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §6.6: every write names a device binding some mandate in the ledger names, and every
-/// mandate is for this ledger's interface (the vendor writes only for its own mandated users).
+/// docs/VERIFY.md, "The replay, step by step": every write names a device binding some mandate in the ledger names, and
+/// every mandate is for this ledger's interface (the vendor writes only for its own mandated users).
 public struct MandateScopePolicy: LedgerPolicy {
     public static let name = "MandateScopePolicy"
 

@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// Reference §3.6, DESIGN §3: a receipt names a verdict the ledger holds, and its status is what
+/// Reference §3.6: a receipt names a verdict the ledger holds, and its status is what
 /// validation derives at its receipt time (`stored` while `executeAfter` is in the future, else
 /// `queued`). When it was received is ``TimeOrderPolicy``'s to judge.
 public struct ReceiptPolicy: LedgerPolicy {

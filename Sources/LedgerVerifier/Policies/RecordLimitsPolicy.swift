@@ -1,8 +1,8 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §4, §10: oversized files, huge folders and absurd counts are rejected before they cost
-/// memory or time — sizes come from object headers, and oversized content is never read.
+/// Bounded work on hostile input (docs/VERIFY.md): oversized files, huge folders and absurd counts are rejected before
+/// they cost memory or time — sizes come from object headers, and oversized content is never read.
 public struct RecordLimitsPolicy: LedgerPolicy {
     public static let name = "RecordLimitsPolicy"
 

@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §6.2: every file parses under the strict rules and decodes as its kind (schemas/). The
+/// docs/VERIFY.md: every file parses under the strict rules and decodes as its kind (schemas/). The
 /// allowed-signers file's grammar is its form, which `CanonicalFormPolicy` reports.
 public struct RecordSchemaPolicy: LedgerPolicy {
     public static let name = "RecordSchemaPolicy"

@@ -1,7 +1,7 @@
 import LedgerFormat
 import LedgerStore
 
-/// Time is part of the proof (issue 12; docs/FORMAT.md, "Time"): commit times never decrease, and
+/// Time is part of the proof (docs/FORMAT.md, "Time"): commit times never decrease, and
 /// every time a record states lies within its commit's window — events the vendor reports at or after
 /// the previous commit, everything at or before its own commit. The rule is `TimeWindow`, the same
 /// code the writer applies to every batch.

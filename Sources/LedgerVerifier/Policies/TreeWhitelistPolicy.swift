@@ -1,7 +1,7 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §3, §6.1: every path is on the whitelist of docs/FORMAT.md — exact names, lowercase-hex
+/// docs/FORMAT.md, "Paths": every path is on the whitelist of docs/FORMAT.md — exact names, lowercase-hex
 /// content addresses or zero-padded sequences in their folders; files are mode 100644, folders
 /// 040000; no symlinks, gitlinks, `.git`, `..`, case-variant names or empty folders.
 public struct TreeWhitelistPolicy: LedgerPolicy {

@@ -1,9 +1,9 @@
 import LedgerStore
 import LedgerFormat
 
-/// DESIGN §5: a verdict is authenticated offline through a chain — it names a mandate in the ledger,
-/// that mandate pins a manifest by the hash of its exact bytes, and the verdict's signature verifies
-/// under that manifest's `operator` key (reference §4.1 step 1, strict Ed25519).
+/// docs/DECISIONS.md, "Keys and signatures": a verdict is authenticated offline through a chain — it names a mandate in
+/// the ledger, that mandate pins a manifest by the hash of its exact bytes, and the verdict's signature verifies under
+/// that manifest's `operator` key (reference §4.1 step 1, strict Ed25519).
 public struct VerdictAuthorityPolicy: LedgerPolicy {
     public static let name = "VerdictAuthorityPolicy"
 

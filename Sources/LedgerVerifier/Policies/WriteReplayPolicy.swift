@@ -1,10 +1,10 @@
 import LedgerFormat
 import LedgerStore
 
-/// Acceptance criterion 4, DESIGN §6.6: replaying the gate/reconciliation rules over the ledger
-/// explains every write — each entry's bits and `authorizedBy` are what `DeviceFold` gives for its
-/// binding at its `recordedAt`, from the verdicts received by then. A write the rules do not explain
-/// is an unauthorized write.
+/// The enforcement profile §11 criterion 4; docs/VERIFY.md, "The replay, step by step": replaying the
+/// gate/reconciliation rules over the ledger explains every write — each entry's bits and `authorizedBy` are what
+/// `DeviceFold` gives for its binding at its `recordedAt`, from the verdicts received by then. A write the rules do not
+/// explain is an unauthorized write.
 public struct WriteReplayPolicy: LedgerPolicy {
     public static let name = "WriteReplayPolicy"
     /// A logged write is a call the backend made: a wrong one is misconduct in an authentic history.

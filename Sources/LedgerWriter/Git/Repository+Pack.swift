@@ -9,7 +9,7 @@ extension Repository {
     /// afterwards (blobs, trees, the commit) stays in memory until ``writePack(for:parent:)``.
     ///
     /// Loose objects measured ~5k writes/s here against ~45k/s in memory, and a pack per batch is one
-    /// file (plus its index) instead of one file per object (LIBGIT2-OPENSSL-NOTES.md §5a).
+    /// file (plus its index) instead of one file per object.
     /// The backend cannot be detached again: use this handle for one append only.
     /// The corresponding C functions are `git_mempack_new` and `git_odb_add_backend`.
     public func attachInMemoryObjects() throws(GitError) {

@@ -1,5 +1,5 @@
 import LedgerVerifier
-/// The CLI's exit codes (sysexits.h, as DESIGN §8 and the README document them).
+/// The CLI's exit codes (sysexits.h, as the README documents them).
 struct ExitCode: Equatable, Error {
     let rawValue: Int32
     static let success = ExitCode(rawValue: 0)

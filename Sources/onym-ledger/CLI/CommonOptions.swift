@@ -39,8 +39,8 @@ enum CommonOptions {
         return signer
     }
 
-    /// `--log-key`: the key that signs the ledger's checkpoints (issue 15), given like `--signing-key`;
-    /// nil when absent (the signing key signs them).
+    /// `--log-key`: the key that signs the ledger's checkpoints (docs/FORMAT.md, "Transparency"), given like
+    /// `--signing-key`; nil when absent (the signing key signs them).
     static func logKey(_ arguments: inout Arguments) throws(CLIError) -> (any CommitSigner)? {
         try signer(&arguments, option: "--log-key")
     }

@@ -2,7 +2,7 @@ import Foundation
 import LedgerFormat
 
 extension OnymLedger {
-    /// `check-proof`: checks a tlog-proof without the ledger (issue 15).
+    /// `check-proof`: checks a tlog-proof without the ledger (docs/FORMAT.md, "Transparency").
     struct CheckProof: Command {
         static let configuration = CommandConfiguration(
             commandName: "check-proof",

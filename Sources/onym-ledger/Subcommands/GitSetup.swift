@@ -3,7 +3,7 @@ import LedgerFormat
 import LedgerStore
 
 extension OnymLedger {
-    /// `git-setup`: configures a clone of a ledger for reading with stock git (issue 16).
+    /// `git-setup`: configures a clone of a ledger for reading with stock git.
     struct GitSetup: Command {
         static let configuration = CommandConfiguration(
             commandName: "git-setup",

@@ -5,7 +5,7 @@ import LedgerVerifier
 import LedgerWriter
 
 extension OnymLedger {
-    /// `prove`: an inclusion proof for a record, or a consistency proof between two checkpoints (issue 15).
+    /// `prove`: an inclusion proof for a record, or a consistency proof between two checkpoints.
     struct Prove: Command {
         static let configuration = CommandConfiguration(
             commandName: "prove",

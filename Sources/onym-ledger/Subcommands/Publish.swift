@@ -4,7 +4,7 @@ import LedgerStore
 import LedgerVerifier
 
 extension OnymLedger {
-    /// `publish`: the ledger's transparency log as C2SP tlog-tiles in a folder (issue 15).
+    /// `publish`: the ledger's transparency log as C2SP tlog-tiles in a folder.
     struct Publish: Command {
         static let configuration = CommandConfiguration(
             commandName: "publish",

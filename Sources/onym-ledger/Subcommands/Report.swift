@@ -4,7 +4,7 @@ import LedgerReport
 import LedgerVerifier
 
 extension OnymLedger {
-    /// `report`: a static HTML site of the verified ledger, for the people it is about (issue 16).
+    /// `report`: a static HTML site of the verified ledger, for the people it is about.
     struct Report: Command {
         static let configuration = CommandConfiguration(
             commandName: "report",

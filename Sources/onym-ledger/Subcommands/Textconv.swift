@@ -2,7 +2,7 @@ import Foundation
 import LedgerFormat
 
 extension OnymLedger {
-    /// `textconv`: a readable rendering of one ledger file for git's diff machinery (issue 16).
+    /// `textconv`: a readable rendering of one ledger file for git's diff machinery.
     struct Textconv: Command {
         static let configuration = CommandConfiguration(
             commandName: "textconv",

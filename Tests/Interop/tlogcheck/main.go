@@ -1,5 +1,5 @@
 // tlogcheck checks a C2SP tlog publication and proofs with golang.org/x/mod's sumdb/note and sumdb/tlog —
-// an implementation independent of onym-ledger's (issue 15). Run in GOPATH mode against Debian's
+// an implementation independent of onym-ledger's. Run in GOPATH mode against Debian's
 // golang-golang-x-mod-dev:
 //
 //	GO111MODULE=off GOPATH=/usr/share/gocode go run main.go DIR

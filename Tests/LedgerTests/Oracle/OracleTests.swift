@@ -6,7 +6,7 @@ import LedgerStore
 
 /// The fold against an independent oracle (``EventOracle``, which reads the raw records with its own
 /// parsers) on seeded, generated verdict histories, compared at every instant where either side sees a
-/// change and one second either side; and the named vectors under `Vectors/fold/` (issue findings and
+/// change and one second either side; and the named vectors under `Vectors/fold/` (reported cases and
 /// shrunk disagreements) through both.
 ///
 /// `make test` runs a fixed seed and a small budget; `make oracle` runs a long one

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs the built `onym-ledger` binary (STYLE.md guideline 18: CLI tests run the real executable).
+/// Runs the built `onym-ledger` binary (CLI tests run the real executable).
 enum CLI {
     /// The build products directory: the test resources bundle sits beside the executables.
     static var binary: String {

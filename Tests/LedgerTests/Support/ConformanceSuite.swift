@@ -5,7 +5,7 @@ import LedgerTestSupport
 import LedgerStore
 @testable import LedgerWriter
 
-/// The conformance suite under `conformance/` (issue 14): the good ledger and one ledger per attack class
+/// The conformance suite under `conformance/`: the good ledger and one ledger per attack class
 /// of the tamper corpus — a policy, and whether its finding is about integrity or conduct — with a
 /// manifest of the outcome `verify` must give. Data for a second implementation to test itself against;
 /// this is its generator (`make conformance`), and `ConformanceSuiteTests` checks that the checked-in

@@ -6,7 +6,7 @@ import LedgerStore
 @testable import LedgerWriter
 
 /// A small, complete ledger built through the writer's library API from deterministic parties:
-/// the good ledger the tamper corpus mutates (STYLE.md guideline 17: generated, never hand-edited).
+/// the good ledger the tamper corpus mutates (generated, never hand-edited).
 ///
 /// History (oldest first): 0 init (profile, descriptor, signer 1) · 1 manifest + signature + three
 /// mandates · 2 open-case, ban and dismiss verdicts with receipts · 3 write requests · 4 rotation adding

@@ -8,7 +8,7 @@ import LedgerStore
 @testable import LedgerWriter
 
 /// The tamper corpus: one mutated copy of ``FixtureLedger`` per attack, each with the policy that
-/// must catch it (issue 4's list and more). Built at test time by checked-in code, never by hand.
+/// must catch it. Built at test time by checked-in code, never by hand.
 enum TamperCorpus {
     struct Attack: Sendable, CustomTestStringConvertible {
         let name: String
@@ -128,7 +128,7 @@ enum TamperCorpus {
         history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
         + revocationAttacks + writeLog + limits + logHandover + replacedCosignatures
 
-    // MARK: - Git objects only canonical, work bounded (issue 12)
+    // MARK: - Git objects only canonical, work bounded
 
     /// The tip's root tree with one entry changed by `edit` (mode text, name), written raw.
     static func editRoot(
@@ -283,7 +283,7 @@ enum TamperCorpus {
         add(surgeon, [(newRecordPath(StatusAttempt.self, ref), CanonicalJSON.encode(attempt))])
     }
 
-    // MARK: - Time travel (issue 12): every time within its commit's window, commit times never decreasing
+    // MARK: - Time travel: every time within its commit's window, commit times never decreasing
 
     static let timeTravel: [Attack] = [
         Attack(name: "commit dated before its parent", policy: "TimeOrderPolicy") { s in
@@ -1014,7 +1014,7 @@ enum TamperCorpus {
 
     // MARK: - Limits
 
-    // MARK: - Checkpoints (issue 15)
+    // MARK: - Checkpoints
 
     /// A valid new mandate added by a fresh commit whose checkpoint `maker` writes (nil: none is written).
     static func addWithCheckpoint(_ s: Surgeon, _ maker: ((CompactRange, NoteKey) -> [UInt8])?) {

@@ -1,4 +1,4 @@
-/// Who may accuse whom (issue 12; docs/DECISIONS.md, "An authority's id stands for one key"): in one
+/// Who may accuse whom (docs/DECISIONS.md, "An authority's id stands for one key"): in one
 /// ledger, an authority's component id stands for one operator key. A manifest that claims an id the
 /// ledger already knows, with another operator key, is refused by the writer and is an integrity
 /// finding for the verifier — otherwise whoever holds the vendor's key could mint a key, publish a

@@ -73,7 +73,7 @@ final class RecordProofs {
         let hashes = tree.inclusionProof(index: index).map { Base64.encode($0.bytes) }.joined(separator: "\n")
         return """
             <details class="log-proof" data-leaf-index="\(index)" data-path="\(HTML.escape(path))"><summary>Its place in the transparency log</summary>
-            <p>Leaf \(index) of \(head.size); its entry is <code>{"path":…,"sha256":…}</code> of these bytes. Inclusion proof (RFC 6962, the leaf's sibling first):</p>
+            <p>Leaf \(index) of \(head.size); inclusion proof (RFC 6962):</p>
             <pre class="proof-hashes">\(hashes)</pre>
             </details>
 

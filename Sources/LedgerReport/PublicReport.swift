@@ -27,22 +27,29 @@ public enum PublicReport {
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The witnesses asked for did not cosign the tip's checkpoint (as `verify` says "not witnessed").
+        public var notWitnessed = false
     }
 
     /// Writes the site of `ledger` into `folder` (replacing a previous report there, refusing any other
-    /// non-empty folder). `progress` is told how many binding pages are done, of how many.
+    /// non-empty folder). `progress` is told how many binding pages are done, of how many. The pages check
+    /// their records in the reader's browser against the tip's checkpoint, and its cosignatures by at least
+    /// `quorum` of `witnesses` when given (``RecordProofs``).
     public static func write(
-        _ ledger: AuditedLedger, to folder: String, progress: ((Int, Int) -> Void)? = nil
+        _ ledger: AuditedLedger, to folder: String, witnesses: [NoteKey] = [], quorum: Int = 0,
+        progress: ((Int, Int) -> Void)? = nil
     ) throws(Failure) -> Written {
         let contents: LedgerContents
         do { contents = try LedgerContents(ledger) } catch { throw Failure(description: error.description) }
-        let model = ReportModel(ledger, contents: contents)
+        var model = ReportModel(ledger, contents: contents)
+        model.proofs = try RecordProofs.make(ledger, contents: contents, witnesses: witnesses, quorum: quorum)
         let site: SiteFolder
         do { site = try SiteFolder(folder) } catch { throw Failure(description: error.description) }
         do {
             try site.add("index.html", OverviewPage.render(model))
-            try site.add("style.css", SiteAssets.stylesheet)
+            try site.add("style.css", SiteAssets.stylesheet + VerifyScript.stylesheet)
             try site.add("search.js", SiteAssets.searchScript)
+            if model.proofs != nil { try site.add(RecordProofs.script, VerifyScript.source) }
             try site.add("search.html", SearchIndex.page())
             try site.add("verify.html", SiteAssets.verifyPage())
             for authority in model.authorities {
@@ -56,7 +63,7 @@ public enum PublicReport {
             for (path, page) in BindingIndexPages.render(model) { try site.add(path, page) }
             for (path, script) in SearchIndex.shards(model) { try site.add(path, script) }
             for stored in contents.records where model.links.hasOwnPage(stored) {
-                try site.add(SiteLinks.ownPage(stored), RecordPage.render(stored))
+                try site.add(SiteLinks.ownPage(stored), RecordPage.render(stored, proofs: model.proofs))
             }
             try site.commit()
         } catch {

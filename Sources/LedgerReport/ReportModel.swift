@@ -11,6 +11,8 @@ public struct ReportModel {
     /// The report's time: the verification's.
     public let now: Instant
     let links: SiteLinks
+    /// Each shown record's transparency-log proof, for the pages' own check (nil: the ledger has no log).
+    var proofs: RecordProofs?
     /// A record's kind and address: what names one record (a receipt shares its verdict's address).
     struct RecordKey: Hashable {
         let kind: String

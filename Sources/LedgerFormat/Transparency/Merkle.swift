@@ -46,13 +46,23 @@ public enum Merkle {
     /// PATH(m, D[n]): the inclusion proof of leaf `index`, from its sibling up to the root's child.
     public static func inclusionProof(index: Int, leaves: ArraySlice<Hash>) -> [Hash] {
         precondition(index >= 0 && index < leaves.count)
-        guard leaves.count > 1 else { return [] }
-        let k = split(leaves.count)
-        let middle = leaves.startIndex + k
-        if index < k {
-            return inclusionProof(index: index, leaves: leaves[..<middle]) + [root(leaves[middle...])]
+        return inclusionProof(index: leaves.startIndex + index, in: leaves.indices) { root(leaves[$0]) }
+    }
+
+    /// PATH(m, D[n]) for leaf `index` of the leaves in `range` (positions in the whole log), with `root`
+    /// giving MTH of any sub-range: the one recursion of RFC 6962 §2.1.1, whether the subtree roots are
+    /// hashed from the leaves (``inclusionProof(index:leaves:)``) or read from levels (``MerkleLevels``).
+    static func inclusionProof(index: Int, in range: Range<Int>, root: (Range<Int>) -> Hash) -> [Hash] {
+        guard range.count > 1 else { return [] }
+        let middle = range.lowerBound + split(range.count)
+        if index < middle {
+            return inclusionProof(index: index, in: range.lowerBound..<middle, root: root) + [
+                root(middle..<range.upperBound)
+            ]
         }
-        return inclusionProof(index: index - k, leaves: leaves[middle...]) + [root(leaves[..<middle])]
+        return inclusionProof(index: index, in: middle..<range.upperBound, root: root) + [
+            root(range.lowerBound..<middle)
+        ]
     }
 
     /// PROOF(m, D[n]): the consistency proof from the first `oldSize` leaves to all of them.

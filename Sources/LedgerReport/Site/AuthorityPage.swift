@@ -94,9 +94,13 @@ enum AuthorityPage {
                         + "</li>"
                 }.joined(separator: "\n") + "\n</ul>\n"
         body += "</section>\n"
+        let sources = AuthoritySources.records(authority, model: model)
+        let check = sources.isEmpty ? nil : model.proofs
+        body += AuthoritySources.section(sources, proofs: check)
         return HTML.page(
             title: "Authority \(authority.componentId)", depth: 1, heading: "Authority \(authority.componentId)",
-            body: VerificationBanner.render(model, depth: 1) + body)
+            body: VerificationBanner.render(model, depth: 1) + (check?.pageSection(depth: 1) ?? "") + body,
+            script: check.map { _ in RecordProofs.script })
     }
 
     static func banTerm(_ term: BanTerm) -> String {

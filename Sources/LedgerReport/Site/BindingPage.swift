@@ -6,6 +6,7 @@ enum BindingPage {
         let records = model.recordsByKey
         let links = model.links
         var body = VerificationBanner.line(model, depth: 1)
+        body += model.proofs?.pageSection(depth: 1) ?? ""
         body += HTML.facts([
             ("Device binding", "\(HTML.code(story.binding))"),
             ("Identities (onym:key)", story.users.map { "\(HTML.code($0))" }.joined(separator: "<br>")),
@@ -21,21 +22,24 @@ enum BindingPage {
         }
         body += "<h2>History</h2>\n<ol class=\"story\">\n"
         for event in story.events {
-            body += "<li>" + describe(event, story: story, now: model.now, records: records, links: links) + "</li>\n"
+            body +=
+                "<li>"
+                + describe(event, story: story, now: model.now, records: records, links: links, proofs: model.proofs)
+                + "</li>\n"
         }
         body += "</ol>\n"
         return HTML.page(
             title: "Device binding \(story.binding)", depth: 1, heading: "Device binding \(story.binding)",
-            body: body)
+            body: body, script: model.proofs.map { _ in RecordProofs.script })
     }
 
     private static func describe(
         _ event: BindingStory.Event, story: BindingStory, now: Instant,
-        records: [ReportModel.RecordKey: LedgerContents.Stored], links: SiteLinks
+        records: [ReportModel.RecordKey: LedgerContents.Stored], links: SiteLinks, proofs: RecordProofs?
     ) -> String {
         func block(_ kind: any StoredRecord.Type, _ address: ContentAddress, _ title: String) -> String {
             records[ReportModel.RecordKey(kind: kind.kindName, address: address)].map {
-                RecordBlock.render($0, title: title)
+                RecordBlock.render($0, title: title, proofs: proofs)
             } ?? ""
         }
         let when = "<p class=\"when\">\(HTML.time(event.time))</p>\n"
@@ -101,7 +105,7 @@ enum BindingPage {
             let outcome = entry.succeeded ? "" : " — the write failed (\(entry.outcome))"
             let title =
                 "Write \(entry.sequence): bits set to \(BindingStory.words(DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)))\(outcome)"
-            return when + RecordBlock.render(entry: entry, title: title, note: note)
+            return when + RecordBlock.render(entry: entry, title: title, note: note, proofs: proofs)
         }
     }
 
@@ -184,11 +188,12 @@ enum BindingIndexPages {
 /// `records/<address>.html`: a record that is not part of one binding's story (profiles, manifests,
 /// revocations, status attempts, compromise reports).
 enum RecordPage {
-    static func render(_ stored: LedgerContents.Stored) -> String {
+    static func render(_ stored: LedgerContents.Stored, proofs: RecordProofs? = nil) -> String {
         HTML.page(
             title: RecordReading.title(stored), depth: 1,
-            body: RecordReading.render(stored.record)
-                + RecordBlock.render(stored, title: "\(stored.kindName) \(stored.address.hex)"))
+            body: (proofs?.pageSection(depth: 1) ?? "") + RecordReading.render(stored.record)
+                + RecordBlock.render(stored, title: "\(stored.kindName) \(stored.address.hex)", proofs: proofs),
+            script: proofs.map { _ in RecordProofs.script })
     }
 
 }

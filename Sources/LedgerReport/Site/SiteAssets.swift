@@ -142,7 +142,7 @@ enum SiteAssets {
             onym-ledger check-proof proof.txt --log-key VKEY RECORD-FILE</pre>
             <p>A proof shows the record is in the ledger's transparency log, whose checkpoints witnesses cosign; it can be
             checked without the ledger.</p>
-            <h2>Read the history with stock git</h2>
+            \(VerifyScript.explanation)<h2>Read the history with stock git</h2>
             <pre>onym-ledger git-setup ledger.git
             git -C ledger.git log -p --show-signature</pre>
 

@@ -63,11 +63,15 @@ run: build
 	@$(BIN) report $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/report
 	@$(BIN) export dsa $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/dsa-statements.jsonl
 
-## The README's screenshot of the example's report overview (headless Chromium, no network).
+## The README's screenshots of the example's report (headless Chromium, no network): the overview on a desktop,
+## and Bruno's story — his device's binding page, which checks its records in the browser — on a phone (390 px).
 report-screenshot: build
 	$(BIN) report $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/report
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1500 \
 	  --screenshot=$(abspath docs/report-overview.png) file://$(abspath ledger-example/report/index.html)
+	page=$$(grep -l "$$(awk '$$1=="bruno"{print $$3}' $(ACTORS))" ledger-example/report/bindings/b-*.html | head -1); \
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000 --window-size=390,1700 \
+	  --screenshot=$(abspath docs/report-phone.png) file://$(abspath .)/$$page
 
 ## Regenerate the example from ledger-example/scenario.txt: its inputs, replay.sh, and the ledger replay.sh
 ## builds from them (bit-identical commits).

@@ -24,6 +24,7 @@ struct ReportProofBrowserTests {
     static func expectVerified(_ site: String, _ page: String) throws -> String {
         let dom = try ReportBrowserTests.dom(URL(fileURLWithPath: site + "/" + page).absoluteString)
         #expect(status(dom) == "verified", "\(page): \(statusLine(dom))")
+        #expect(!statusLine(dom).contains("(s)"), "\(page): plain grammar, not \(statusLine(dom))")
         let records = count("<section class=\"record", in: dom)
         #expect(records > 0, "\(page) shows no record")
         #expect(count("data-verified=\"true\"", in: dom) == records, "\(page): not every record is marked verified")

@@ -120,7 +120,7 @@ extension VerificationBanner {
         let status =
             findings == 0
             ? "verified, every write authorized"
-            : "authentic, with <a href=\"\(root)index.html#verified\">\(findings) conduct finding(s)</a>"
+            : "authentic, with <a href=\"\(root)index.html#verified\">\(findings) conduct finding\(findings == 1 ? "" : "s")</a>"
         return "<p class=\"verified-line\">From the ledger's history at tip \(HTML.code(model.contents.tip.short)), "
             + "\(status), checked \(HTML.time(model.now)) against "
             + model.ledger.trust.map { "\(HTML.code($0))" }.joined(separator: ", ")
@@ -137,7 +137,7 @@ enum VerificationBanner {
         let compliant = ledger.conductFindings.isEmpty
         var out = "<section class=\"verification \(compliant ? "ok" : "findings")\" aria-labelledby=\"verified\">\n"
         out +=
-            "<h2 id=\"verified\">\(compliant ? "Verified: authentic, every write authorized" : "Authentic, with \(ledger.conductFindings.count) conduct finding(s)")</h2>\n"
+            "<h2 id=\"verified\">\(compliant ? "Verified: authentic, every write authorized" : "Authentic, with \(ledger.conductFindings.count) conduct finding\(ledger.conductFindings.count == 1 ? "" : "s")")</h2>\n"
         if !compliant {
             out +=
                 "<p>The history is what the vendor signed, and it shows the vendor breaking the rules:</p>\n<ol class=\"conduct\">\n"

@@ -125,7 +125,8 @@ enum TimelineChart {
         }
         out += "<details><summary>The numbers</summary>\n"
         out += HTML.table(
-            caption: "Per bar: \(barWeeks) week(s) from the date shown (weeks start Monday, UTC)",
+            caption:
+                "Per bar: \(barWeeks == 1 ? "1 week" : "\(barWeeks) weeks") from the date shown (weeks start Monday, UTC)",
             headers: ["From", "Writes ok", "Writes failed", "Open-case", "Ban", "Dismiss"], rows: rows)
         return out + "</details>\n"
     }

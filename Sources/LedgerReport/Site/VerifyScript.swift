@@ -215,7 +215,7 @@ enum VerifyScript {
               report("failed", "FAILED in your browser: " + failures.length + " of the " + blocks.length +
                 " records on this page do not check against the checkpoint of " + logKey.name + " at size " + head.size + ".");
             } else {
-              report("verified", "Verified in your browser: the " + blocks.length + " record(s) on this page are in the log " +
+              report("verified", "Verified in your browser: " + (blocks.length === 1 ? "the record on this page is" : "the " + blocks.length + " records on this page are") + " in the log " +
                 logKey.name + " at size " + head.size + ", under its checkpoint signed by the log key shown below" + cosigned + ".");
             }
           }

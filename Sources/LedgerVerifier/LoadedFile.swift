@@ -48,8 +48,6 @@ extension LoadedFile {
     public var receipt: VerdictReceipt? { record() }
     public var manifest: AuthorityManifest? { record() }
     public var statusAttempt: StatusAttempt? { record() }
-    public var compromiseReport: CompromiseReport? { record() }
-    public var revocation: RevocationDetermination? { record() }
     public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
 }
 

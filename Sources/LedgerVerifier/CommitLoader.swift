@@ -282,110 +282,48 @@ struct CommitLoader {
 
     // MARK: - References (git, sequential)
 
-    /// Finds, for each verdict and receipt, the records it refers to: in this commit, or earlier.
+    /// Finds, for each file, the records its kind's declaration names (``RecordDeclaration/references``):
+    /// in this commit, or (unless the reference is to the same commit only) earlier, through one lookup.
     private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?, index: RecordIndex)
         throws(GitError)
     {
-        var mandates: [ContentAddress: Mandate] = [:]
-        var manifests: [ContentAddress: AuthorityManifest] = [:]
-        var verdicts: [ContentAddress: Verdict] = [:]
-        var receipts: [ContentAddress: VerdictReceipt] = [:]
+        var inCommit: [RecordIndex.Key: any StoredRecord] = [:]
         for file in files {
-            if let mandate = file.mandate { mandates[mandate.ref] = mandate }
-            if let manifest = file.manifest { manifests[manifest.hash] = manifest }
-            if let verdict = file.verdict { verdicts[verdict.ref] = verdict }
-            if let receipt = file.receipt { receipts[receipt.verdictRef] = receipt }
+            if case .success(.record(let record)) = file.content {
+                inCommit[RecordIndex.Key(type(of: record), record.address)] = record
+            }
         }
         lookup.tree = parentTree
-        func earlier<T: StoredRecord>(_ type: T.Type, _ address: ContentAddress) throws(GitError) -> T? {
-            try lookup.decodable(type, address, index: index)
+        func find(_ reference: RecordReference, _ address: ContentAddress) throws(GitError) -> (any StoredRecord)? {
+            if let found = inCommit[RecordIndex.Key(reference.target, address)] { return found }
+            guard reference.scope == .ledger else { return nil }
+            return try lookup.decodable(reference.target, address, index: index)
         }
-        func mandate(_ ref: ContentAddress) throws(GitError) -> Mandate? {
-            if let found = mandates[ref] { return found }
-            return try earlier(Mandate.self, ref)
-        }
-        func manifest(_ hash: ContentAddress) throws(GitError) -> AuthorityManifest? {
-            if let found = manifests[hash] { return found }
-            return try earlier(AuthorityManifest.self, hash)
-        }
-        for index in files.indices {
-            if let verdict = files[index].verdict {
-                files[index].checks.mandate = try mandate(verdict.mandateRef)
-                files[index].checks.manifest =
-                    try files[index].checks.mandate.map {
-                        (found: Mandate) throws(GitError) in try manifest(found.manifestHash)
-                    } ?? nil
-                files[index].checks.receipt = receipts[verdict.ref]
-            } else if let receipt = files[index].receipt {
-                var verdict = verdicts[receipt.verdictRef]
-                if verdict == nil {
-                    verdict = try earlier(Verdict.self, receipt.verdictRef)
-                }
-                files[index].checks.verdict = verdict
-                if let verdict {
-                    files[index].checks.mandate = try mandate(verdict.mandateRef)
-                    files[index].checks.manifest =
-                        try files[index].checks.mandate.map {
-                            (found: Mandate) throws(GitError) in try manifest(found.manifestHash)
-                        } ?? nil
-                }
-            } else if case .manifestSignature(let hash) = files[index].meaning {
-                files[index].checks.manifest = try manifest(hash)
-            } else if let report = files[index].compromiseReport {
-                files[index].checks.manifest = try manifest(report.manifestHash)
-            } else if let revocation = files[index].revocation {
-                for ref in revocation.evidence {
-                    var report = files.lazy.compactMap(\.compromiseReport).first { $0.ref == ref }
-                    if report == nil {
-                        report = try earlier(CompromiseReport.self, ref)
-                    }
-                    if let report { files[index].checks.citedReports[ref] = report }
-                    var attempt = files.lazy.compactMap(\.statusAttempt).first { $0.ref == ref }
-                    if attempt == nil {
-                        attempt = try earlier(StatusAttempt.self, ref)
-                    }
-                    if let attempt { files[index].checks.citedAttempts[ref] = attempt }
+        for file in files {
+            guard let subject = file.declaration else { continue }
+            var found = ResolvedReferences()
+            for reference in type(of: subject).references {
+                for address in reference.addresses(subject, found) {
+                    if let record = try find(reference, address) { found.add(record, at: address) }
                 }
             }
+            file.checks.references = found
         }
     }
 
     // MARK: - Signatures (parallel)
 
+    /// Checks each file's declared signatures (``RecordDeclaration/signatures``) with the keys they name.
     static func checkSignaturesInParallel(_ files: inout [LoadedFile], descriptor: LedgerDescriptor?) {
+        let keys = LedgerKeys(descriptor: descriptor)
         files = parallelMap(files) { file in
-            switch file.content {
-            case .success(.record(let mandate as Mandate)):
-                file.checks.userSignature = mandate.userSignatureStatus
-                file.checks.interfaceSignature = mandate.interfaceSignatureStatus(
-                    candidates: descriptor?.countersigningKeys(for: mandate.authority) ?? [])
-                file.checks.signaturesChecked = min(mandate.signatures.count, 2)
-            case .success(.record(let verdict as Verdict)):
-                if let manifest = file.checks.manifest {
-                    file.checks.operatorSignature = verdict.signatureStatus(operatorKey: manifest.operatorKey)
-                    file.checks.signaturesChecked = 1
+            guard let subject = file.declaration else { return file }
+            for rule in type(of: subject).signatures {
+                guard let status = rule.check(subject, references: file.checks.references, keys: keys) else {
+                    continue
                 }
-            case .success(.record(let attempt as StatusAttempt)):
-                file.checks.recordSignature = attempt.signatureStatus(
-                    keys: descriptor?.countersigningKeys(for: attempt.authority) ?? [])
-                file.checks.signaturesChecked = 1
-            case .success(.record(let revocation as RevocationDetermination)):
-                file.checks.recordSignature = revocation.signatureStatus(
-                    keys: descriptor?.countersigningKeys(for: revocation.authority) ?? [])
-                file.checks.signaturesChecked = 1
-            case .success(.record(let report as CompromiseReport)):
-                if let manifest = file.checks.manifest {
-                    file.checks.recordSignature = report.signatureStatus(keys: [manifest.operatorKey])
-                    file.checks.signaturesChecked = 1
-                }
-            case .success(.manifestSignature(let bytes)):
-                if let manifest = file.checks.manifest {
-                    file.checks.manifestSignature =
-                        bytes.count == 64 ? manifest.detachedSignatureStatus(bytes) : .invalid
-                    file.checks.signaturesChecked = 1
-                }
-            default:
-                break
+                file.checks.signatures[rule.role] = status
+                if status != .missing { file.checks.signaturesChecked += 1 }
             }
             return file
         }

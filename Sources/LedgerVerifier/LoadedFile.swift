@@ -48,7 +48,18 @@ extension LoadedFile {
     public var receipt: VerdictReceipt? { record() }
     public var manifest: AuthorityManifest? { record() }
     public var statusAttempt: StatusAttempt? { record() }
-    public var compromiseReport: CompromiseReport? { record() }
-    public var revocation: RevocationDetermination? { record() }
     public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
+}
+
+extension LoadedFile {
+    /// What the file's kind declares about it (its references and signatures): its record, or — for a
+    /// detached manifest signature — the signature with the manifest hash its path names.
+    public var declaration: (any RecordDeclaration)? {
+        switch (content, meaning) {
+        case (.success(.record(let record)), _): record
+        case (.success(.manifestSignature(let bytes)), .manifestSignature(let hash)):
+            DetachedManifestSignature(manifestHash: hash, bytes: bytes)
+        default: nil
+        }
+    }
 }

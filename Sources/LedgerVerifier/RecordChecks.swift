@@ -1,21 +1,17 @@
 public import LedgerFormat
 
-/// Results of the expensive checks on one record, and the records it refers to.
+/// What the loader found for one file through its kind's declaration (``RecordDeclaration``): the
+/// records its references resolved to, and the status of each signature it carries.
 public struct RecordChecks: Sendable {
-    public var userSignature: SignatureStatus?
-    public var interfaceSignature: SignatureStatus?
-    public var operatorSignature: SignatureStatus?
-    public var manifestSignature: SignatureStatus?
-    /// For a verdict or receipt: the mandate and consented manifest it resolves to.
-    public var mandate: Mandate?
-    public var manifest: AuthorityManifest?
-    /// For a receipt: its verdict; for a verdict: its receipt.
-    public var verdict: Verdict?
-    public var receipt: VerdictReceipt?
+    /// The records the file names, found in its commit or before it.
+    public var references = ResolvedReferences()
+    /// Each declared signature's status; a signature whose key is not known here is absent.
+    public var signatures: [SignatureRole: SignatureStatus] = [:]
+    /// How many signatures were checked (a missing one is not).
     public var signaturesChecked = 0
-    /// For a revocation: the cited trigger records that resolve (this commit or earlier).
-    public var citedReports: [ContentAddress: CompromiseReport] = [:]
-    public var citedAttempts: [ContentAddress: StatusAttempt] = [:]
-    /// For a status attempt, compromise report or revocation: its signature's status.
-    public var recordSignature: SignatureStatus?
+
+    public init() {}
+
+    /// The first record of kind `T` the file's references resolved to.
+    public func referenced<T: StoredRecord>(_ type: T.Type) -> T? { references.first(type) }
 }

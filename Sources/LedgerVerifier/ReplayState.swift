@@ -84,11 +84,12 @@ public struct ReplayState: Sendable {
 
     /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.
     static func fact(for receiptFile: LoadedFile) -> VerdictFact? {
-        guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.verdict,
-            let mandate = receiptFile.checks.mandate
+        guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.referenced(Verdict.self),
+            let mandate = receiptFile.checks.referenced(Mandate.self)
         else { return nil }
         return executedFact(
-            verdict, receivedAt: receipt.receivedAt, mandate: mandate, manifest: receiptFile.checks.manifest)
+            verdict, receivedAt: receipt.receivedAt, mandate: mandate,
+            manifest: receiptFile.checks.referenced(AuthorityManifest.self))
     }
 
     /// A received verdict as the replay executes it — or nil when it is not executed: its consented manifest

@@ -215,6 +215,26 @@ struct InspectAppendAgreementTests {
         }
     }
 
+    /// An export whose first entry is entry 1 but does not link to `genesis` continues no ledger's log:
+    /// append refuses it under ChainLinkPolicy, and inspect — running that policy, not a check of its own
+    /// that only compared entries with each other — refuses it under the same name.
+    @Test func inspectRefusesWhatTheChainLinkPolicyRefuses() throws {
+        let scenario = LedgerScenario()
+        scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")
+        let unlinked = try WriteLogEntry(
+            sequence: 1, recordedAt: "2026-08-10T00:00:00Z", deviceBinding: "enrollment:device-1",
+            authorizedBy: "reconciliation", caseOpen: false, banned: false, outcome: "ok",
+            previousHash: String(repeating: "b", count: 64))
+        let export = scenario.file(JSONObject([("entries", .array([.object(unlinked.json)]))]))
+        let appended = CLI.run(
+            ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-10T01:00:00Z", export])
+        #expect(appended.status == 65, "\(appended.stderr)")
+        #expect(appended.stderr.contains("ChainLinkPolicy"), "\(appended.stderr)")
+        let inspected = CLI.run(["inspect", export, "--json"])
+        #expect(inspected.status == 1, "\(inspected.stdout)")
+        #expect(inspected.stdout.contains(#""policy":"ChainLinkPolicy""#), "\(inspected.stdout)")
+    }
+
     /// A bare verdict's signature needs its manifest: inspect says so instead of calling it clean.
     @Test func whatCannotBeCheckedIsSaid() throws {
         let scratch = ScratchDirectory()

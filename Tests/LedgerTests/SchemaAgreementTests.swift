@@ -30,7 +30,7 @@ struct SchemaAgreementTests {
 
         /// The library's decoder for `kind`: a stored kind's own (``StoredRecord``), or a wire shape's.
         static func decode(_ bytes: [UInt8], as kind: RecordKind) throws {
-            if let stored = StoredRecords.kinds.first(where: { $0.kindName == kind.rawValue }) {
+            if let stored = kind.stored {
                 _ = try stored.init(storedBytes: bytes)
                 return
             }

@@ -7,24 +7,37 @@ public struct InputKind: Sendable, Equatable, CustomStringConvertible {
     /// The stored kind this input is, when it is one.
     public let stored: (any StoredRecord.Type)?
 
-    private init(_ name: String, stored: (any StoredRecord.Type)? = nil) {
+    /// The record shape this input is, when it is one object of a ``RecordKind`` (not a list of writes or
+    /// an export): how a recognized shape finds its input kind, without matching names.
+    public let shape: RecordKind?
+
+    private init(_ name: String) {
         rawValue = name
-        self.stored = stored
+        stored = nil
+        shape = nil
+    }
+
+    private init(shape: RecordKind) {
+        rawValue = shape.rawValue
+        stored = shape.stored
+        self.shape = shape
     }
 
     public static func == (lhs: InputKind, rhs: InputKind) -> Bool { lhs.rawValue == rhs.rawValue }
     public var description: String { rawValue }
 
     /// A verdict with its consented manifest (reference §3.6).
-    public static let verdictSubmission = InputKind("verdict-submission")
+    public static let verdictSubmission = InputKind(shape: .verdictSubmission)
     /// The reference's write-log export, entries with their chain hashes.
     public static let auditExport = InputKind("audit-export")
     /// One write-log entry with its chain hashes.
-    public static let writeLogEntry = InputKind("write-log-entry")
+    public static let writeLogEntry = InputKind(shape: .writeLogEntry)
     /// Writes without chain fields, one JSON object per line; the writer chains them.
     public static let writeRequests = InputKind("write-requests")
 
-    public static func storedKind(_ kind: any StoredRecord.Type) -> InputKind { InputKind(kind.kindName, stored: kind) }
+    public static func storedKind(_ kind: any StoredRecord.Type) -> InputKind {
+        InputKind(shape: RecordKind(stored: kind))
+    }
     public static var manifest: InputKind { storedKind(AuthorityManifest.self) }
 
     public static var allCases: [InputKind] {
@@ -54,7 +67,7 @@ public struct InputKind: Sendable, Equatable, CustomStringConvertible {
         guard let recognized = RecordKind.recognize(object) else {
             throw LedgerFormatError(.unknownKind, "no input kind matches this object's fields (name one with --kind)")
         }
-        guard let input = InputKind(rawValue: recognized.rawValue) else {
+        guard let input = allCases.first(where: { $0.shape == recognized }) else {
             throw LedgerFormatError(
                 .unknownKind, "a \(recognized.rawValue) is a gate answer, not something a ledger records")
         }

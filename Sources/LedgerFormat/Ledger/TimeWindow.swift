@@ -83,30 +83,3 @@ public protocol TimedRecord {
 extension WriteLogEntry: TimedRecord {
     public var timedFields: [TimeWindow.Field] { [.init("recordedAt", recordedAt, .vendorEvent)] }
 }
-
-extension VerdictReceipt: TimedRecord {
-    public var timedFields: [TimeWindow.Field] { [.init("receivedAt", receivedAt, .vendorEvent)] }
-}
-
-extension StatusAttempt: TimedRecord {
-    public var timedFields: [TimeWindow.Field] {
-        [.init("attemptedAt", attemptedAt, .vendorEvent)]
-            + (answeredAt.map { [.init("answeredAt", $0, .vendorEvent)] } ?? [])
-    }
-}
-
-extension CompromiseReport: TimedRecord {
-    public var timedFields: [TimeWindow.Field] {
-        [.init("reportedAt", reportedAt, .vendorEvent), .init("compromisedAt", compromisedAt, .statedElsewhere)]
-    }
-}
-
-extension RevocationDetermination: TimedRecord {
-    public var timedFields: [TimeWindow.Field] {
-        [.init("determinedAt", determinedAt, .vendorEvent), .init("effectiveAt", effectiveAt, .statedElsewhere)]
-    }
-}
-
-extension Mandate: TimedRecord {
-    public var timedFields: [TimeWindow.Field] { [.init("acceptedAt", acceptedAt, .statedElsewhere)] }
-}

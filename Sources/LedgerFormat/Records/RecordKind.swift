@@ -1,20 +1,49 @@
-/// Every JSON shape onym-ledger reads — the stored kinds (``StoredRecords``) and the wire-only shapes
-/// (verdict submissions, write-log entries, gate answers) — recognized by shape: the one place a new kind
-/// states the field that tells it apart.
-public enum RecordKind: String, Sendable, CaseIterable {
-    case profile
-    case manifest
-    case mandate
-    case verdict
-    case verdictSubmission = "verdict-submission"
-    case receipt
-    case writeLogEntry = "write-log-entry"
-    case caseNotice = "case-notice"
-    case banState = "ban-state"
-    case gateResult = "gate-result"
-    case statusAttempt = "status-attempt"
-    case compromiseReport = "compromise-report"
-    case revocation
+/// Every JSON shape onym-ledger reads — the stored kinds, taken from ``StoredRecords/kinds`` (so a stored
+/// kind is named as it names itself, never matched by a second spelling), and the wire-only shapes
+/// (verdict submissions, write-log entries, case notices, ban states, gate answers) — recognized by shape:
+/// the one place a new kind states the field that tells it apart.
+public struct RecordKind: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The kind's name (`mandate`, `verdict-submission`): its schema's name in `schemas/`.
+    public let rawValue: String
+    /// The stored kind this shape is, when it is one.
+    public let stored: (any StoredRecord.Type)?
+
+    private init(_ name: String) {
+        rawValue = name
+        stored = nil
+    }
+
+    /// The shape of a stored kind.
+    public init(stored kind: any StoredRecord.Type) {
+        rawValue = kind.kindName
+        stored = kind
+    }
+
+    public static func == (lhs: RecordKind, rhs: RecordKind) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public var description: String { rawValue }
+
+    public static let verdictSubmission = RecordKind("verdict-submission")
+    public static let writeLogEntry = RecordKind("write-log-entry")
+    public static let caseNotice = RecordKind("case-notice")
+    public static let banState = RecordKind("ban-state")
+    public static let gateResult = RecordKind("gate-result")
+
+    public static var profile: RecordKind { .init(stored: EnforcementProfile.self) }
+    public static var manifest: RecordKind { .init(stored: AuthorityManifest.self) }
+    public static var mandate: RecordKind { .init(stored: Mandate.self) }
+    public static var verdict: RecordKind { .init(stored: Verdict.self) }
+    public static var receipt: RecordKind { .init(stored: VerdictReceipt.self) }
+    public static var statusAttempt: RecordKind { .init(stored: StatusAttempt.self) }
+    public static var compromiseReport: RecordKind { .init(stored: CompromiseReport.self) }
+    public static var revocation: RecordKind { .init(stored: RevocationDetermination.self) }
+
+    /// The stored kinds, then the wire-only shapes.
+    public static var allCases: [RecordKind] {
+        StoredRecords.kinds.map { RecordKind(stored: $0) } + [
+            verdictSubmission, writeLogEntry, caseNotice, banState, gateResult,
+        ]
+    }
 
     /// Recognizes a record by its distinguishing fields; nil when no kind matches.
     ///

@@ -1,7 +1,9 @@
 /// A record the ledger stores by content address, at `batches/…/<N>/<folder>/a/<address>.json` (one
-/// record protocol). Each kind is one type conforming to it — its name, its folder, its schema, how it
-/// decodes from the stored bytes and how it is addressed — and one line in ``StoredRecords/kinds``.
-public protocol StoredRecord: Sendable {
+/// record protocol). Each kind is one type conforming to it, declared in one file of `Records/Kinds/` —
+/// its name, code, folder and schema, how it decodes from the stored bytes and how it is addressed, the
+/// records it names and the signatures it carries (``RecordDeclaration``), the times it states
+/// (``TimedRecord``) — and one line in ``StoredRecords/kinds``.
+public protocol StoredRecord: RecordDeclaration {
     /// The kind's name (`mandate`): in summaries, `inspect` and `verify`'s record counts.
     static var kindName: String { get }
     /// The kind's stable code, like an ASN.1 tag: how saved tables (the record index) name the kind. Never a
@@ -61,67 +63,4 @@ protocol CanonicalStoredRecord: StoredRecord {
 extension CanonicalStoredRecord {
     public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) { try self.init(json: json) }
     public var storedBytes: [UInt8] { CanonicalJSON.encode(json) }
-}
-
-extension EnforcementProfile: CanonicalStoredRecord {
-    public static let kindName = "profile"
-    public static let code: UInt8 = 0
-    public static let folder = "profiles"
-    public var address: ContentAddress { ref }
-}
-
-extension AuthorityManifest: StoredRecord {
-    public static let kindName = "manifest"
-    public static let code: UInt8 = 1
-    public static let folder = "manifests"
-    /// A manifest is stored and hashed as the exact bytes its authority published.
-    public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
-        try self.init(rawBytes: storedBytes)
-    }
-    public var storedBytes: [UInt8] { rawBytes }
-    public var address: ContentAddress { hash }
-}
-
-extension Mandate: CanonicalStoredRecord {
-    public static let kindName = "mandate"
-    public static let code: UInt8 = 2
-    public static let folder = "mandates"
-    public var address: ContentAddress { ref }
-}
-
-extension Verdict: CanonicalStoredRecord {
-    public static let kindName = "verdict"
-    public static let code: UInt8 = 3
-    public static let folder = "verdicts"
-    public var address: ContentAddress { ref }
-}
-
-extension VerdictReceipt: CanonicalStoredRecord {
-    public static let kindName = "receipt"
-    public static let code: UInt8 = 4
-    public static let folder = "receipts"
-    /// A receipt is named by the verdict it receipts: at most one per verdict, found without an index.
-    public var address: ContentAddress { verdictRef }
-    public static var isNamedByItsOwnContent: Bool { false }
-}
-
-extension StatusAttempt: CanonicalStoredRecord {
-    public static let kindName = "status-attempt"
-    public static let code: UInt8 = 5
-    public static let folder = "status-attempts"
-    public var address: ContentAddress { ref }
-}
-
-extension CompromiseReport: CanonicalStoredRecord {
-    public static let kindName = "compromise-report"
-    public static let code: UInt8 = 6
-    public static let folder = "compromise-reports"
-    public var address: ContentAddress { ref }
-}
-
-extension RevocationDetermination: CanonicalStoredRecord {
-    public static let kindName = "revocation"
-    public static let code: UInt8 = 7
-    public static let folder = "revocations"
-    public var address: ContentAddress { ref }
 }

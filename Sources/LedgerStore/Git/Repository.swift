@@ -212,6 +212,16 @@ public struct CommitInfo: Sendable {
     public let message: String
     public let time: Int64
     public let rawHeader: String
+
+    /// A commit not in any repository: what `inspect` judges a one-file candidate as.
+    package init(id: ObjectID, tree: ObjectID, parents: [ObjectID], message: String, time: Int64, rawHeader: String) {
+        self.id = id
+        self.tree = tree
+        self.parents = parents
+        self.message = message
+        self.time = time
+        self.rawHeader = rawHeader
+    }
 }
 
 /// One entry of a git tree.

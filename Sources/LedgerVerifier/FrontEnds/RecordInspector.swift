@@ -239,24 +239,15 @@ private struct Inspection {
             "whether the ledger's mandates name the bindings, the time order and the replay: append judges them")
     }
 
-    /// Entries that carry their chain: each hash recomputes, each links to the one before it.
+    /// Entries that carry their chain, judged as the commit that would add them by the policy `append`
+    /// and `verify` run (``OneFileCandidate``): each hash recomputes, each links to the one before it.
     private mutating func chain(_ entries: [WriteLogEntry]) {
         summary.append(("entries", String(entries.count)))
         if let first = entries.first, let last = entries.last {
             summary.append(("sequences", "\(first.sequence) … \(last.sequence)"))
         }
-        var previous: WriteLogEntry?
-        for entry in entries {
-            if entry.recomputedHash != entry.entryHash {
-                find(
-                    ChainLinkPolicy.name,
-                    "entry \(entry.sequence): entryHash \(entry.entryHash) but the fields hash to "
-                        + entry.recomputedHash)
-            }
-            if let previous, entry.sequence != previous.sequence + 1 || entry.previousHash != previous.entryHash {
-                find(ChainLinkPolicy.name, "entry \(entry.sequence) does not continue entry \(previous.sequence)")
-            }
-            previous = entry
+        for failure in OneFileCandidate.judge(entries: entries, policies: [ChainLinkPolicy()]) {
+            find(failure.policy, (failure.record.map { "\($0): " } ?? "") + failure.reason)
         }
         unchecked.append("whether the entries continue the ledger's log and the replay: append judges them")
     }

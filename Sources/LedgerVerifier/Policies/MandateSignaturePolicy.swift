@@ -12,13 +12,13 @@ public struct MandateSignaturePolicy: LedgerPolicy {
         for file in step.files {
             guard let mandate = file.mandate else { continue }
             let record = mandate.ref.hex
-            if file.checks.userSignature != .valid {
+            if file.checks.signatures[.user] != .valid {
                 failures.append(
                     failure(
                         step, path: file.path, record: record,
-                        "the user signature is \(file.checks.userSignature?.rawValue ?? "unchecked")"))
+                        "the user signature is \(file.checks.signatures[.user]?.rawValue ?? "unchecked")"))
             }
-            switch file.checks.interfaceSignature {
+            switch file.checks.signatures[.interface] {
             case .valid?: break
             case .missing?:
                 failures.append(

@@ -9,11 +9,11 @@ public struct ManifestSignaturePolicy: LedgerPolicy {
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         step.files.compactMap { file in
             guard case .manifestSignature(let hash) = file.meaning else { return nil }
-            guard file.checks.manifest != nil else {
+            guard file.checks.referenced(AuthorityManifest.self) != nil else {
                 return failure(
                     step, path: file.path, record: hash.hex, "a signature for a manifest the ledger does not hold")
             }
-            guard file.checks.manifestSignature == .valid else {
+            guard file.checks.signatures[.manifest] == .valid else {
                 return failure(
                     step, path: file.path, record: hash.hex,
                     "the detached signature does not verify under the manifest's operator")

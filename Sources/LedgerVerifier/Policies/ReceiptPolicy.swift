@@ -12,12 +12,13 @@ public struct ReceiptPolicy: LedgerPolicy {
         for file in step.files {
             guard let receipt = file.receipt else { continue }
             let record = receipt.verdictRef.hex
-            guard let verdict = file.checks.verdict else {
+            guard let verdict = file.checks.referenced(Verdict.self) else {
                 failures.append(
                     failure(step, path: file.path, record: record, "names a verdict the ledger does not hold"))
                 continue
             }
-            if let mandate = file.checks.mandate, let manifest = file.checks.manifest,
+            if let mandate = file.checks.referenced(Mandate.self),
+                let manifest = file.checks.referenced(AuthorityManifest.self),
                 case .success(let outcome) = VerdictValidator.validate(
                     verdict, mandate: mandate, manifest: manifest,
                     now: receipt.receivedAt, signature: .valid),  // the signature is VerdictAuthorityPolicy's

@@ -21,7 +21,7 @@ public struct RevocationPolicy: LedgerPolicy {
                 (interface, record) = (attempt.interface, attempt.ref.hex)
             case .success(.record(let report as CompromiseReport)):
                 (interface, record) = (nil, report.ref.hex)
-                if file.checks.manifest?.componentId != report.authority {
+                if file.checks.referenced(AuthorityManifest.self)?.componentId != report.authority {
                     failures.append(
                         failure(
                             step, path: file.path, record: record,
@@ -32,7 +32,8 @@ public struct RevocationPolicy: LedgerPolicy {
             case .success(.record(let revocation as RevocationDetermination)):
                 (interface, record) = (revocation.interface, revocation.ref.hex)
                 if let reason = DesignationRevocation.unjustified(
-                    revocation, reports: file.checks.citedReports, attempts: file.checks.citedAttempts,
+                    revocation, reports: file.checks.references.all(CompromiseReport.self),
+                    attempts: file.checks.references.all(StatusAttempt.self),
                     allAttempts: attempts,
                     manifests: manifests)
                 {
@@ -46,11 +47,12 @@ public struct RevocationPolicy: LedgerPolicy {
                     failure(
                         step, path: file.path, record: record, "signed for \(interface), not \(descriptor.interface)"))
             }
-            if file.checks.recordSignature != .valid {
+            for rule in file.declaration.map({ type(of: $0).signatures }) ?? []
+            where file.checks.signatures[rule.role] != .valid {
                 failures.append(
                     failure(
                         step, path: file.path, record: record,
-                        "the signature is \(file.checks.recordSignature?.rawValue ?? "unchecked")"))
+                        "the signature is \(file.checks.signatures[rule.role]?.rawValue ?? "unchecked")"))
             }
         }
         return failures

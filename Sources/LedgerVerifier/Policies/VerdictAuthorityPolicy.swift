@@ -11,17 +11,17 @@ public struct VerdictAuthorityPolicy: LedgerPolicy {
         step.files.compactMap { file in
             guard let verdict = file.verdict else { return nil }
             let record = verdict.ref.hex
-            guard let mandate = file.checks.mandate else {
+            guard let mandate = file.checks.referenced(Mandate.self) else {
                 return failure(
                     step, path: file.path, record: record,
                     "names mandate \(verdict.mandateRef.hex), which the ledger does not hold")
             }
-            guard file.checks.manifest != nil else {
+            guard file.checks.referenced(AuthorityManifest.self) != nil else {
                 return failure(
                     step, path: file.path, record: record,
                     "the mandate's consented manifest \(mandate.manifestHash.hex) is not in the ledger")
             }
-            guard file.checks.operatorSignature == .valid else {
+            guard file.checks.signatures[.operator] == .valid else {
                 return failure(
                     step, path: file.path, record: record,
                     "the signature does not verify under the consented manifest's operator key")

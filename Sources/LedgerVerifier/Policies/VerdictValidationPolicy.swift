@@ -12,17 +12,18 @@ public struct VerdictValidationPolicy: LedgerPolicy {
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         step.files.compactMap { file in
-            guard let verdict = file.verdict, let mandate = file.checks.mandate, let manifest = file.checks.manifest
+            guard let verdict = file.verdict, let mandate = file.checks.referenced(Mandate.self),
+                let manifest = file.checks.referenced(AuthorityManifest.self)
             else {
                 return nil  // VerdictAuthorityPolicy reports missing references
             }
-            guard let receipt = file.checks.receipt else {
+            guard let receipt = file.checks.referenced(VerdictReceipt.self) else {
                 return failure(
                     step, path: file.path, record: verdict.ref.hex, "the verdict has no receipt in its commit")
             }
             switch VerdictValidator.validate(
                 verdict, mandate: mandate, manifest: manifest, now: receipt.receivedAt,
-                signature: file.checks.operatorSignature)
+                signature: file.checks.signatures[.operator])
             {
             case .success:
                 return nil

@@ -1,0 +1,73 @@
+/// Which signature of a record a check is about: the names `inspect` shows and the policies report.
+public enum SignatureRole: String, Sendable {
+    /// A mandate's user (reference §2).
+    case user
+    /// The interface's countersigning key for the record's authority.
+    case interface
+    /// An authority's operator key, from the manifest the record names.
+    case `operator`
+    /// A manifest's detached signature, by its own operator.
+    case manifest = "manifest (detached)"
+}
+
+/// Where the keys a signature is checked against come from.
+public protocol SignatureKeys {
+    /// The interface's countersigning keys for `authority` (the descriptor's, for `verify` and `append`).
+    func countersigningKeys(for authority: String) -> [Ed25519.PublicKey]
+    /// The operator keys of the manifest a record names (nil: not known, so not checked).
+    func operatorKeys(of manifest: AuthorityManifest?) -> [Ed25519.PublicKey]?
+}
+
+/// One signature a kind carries (``RecordDeclaration/signatures``): its role, the key it is checked
+/// against (found through the record's references where it is not the record's own), and the check.
+public struct SignatureRule: Sendable {
+    /// The key a signature is checked against.
+    public enum Key: Sendable {
+        /// A key the record carries itself (a mandate's user key).
+        case carried
+        /// The interface's countersigning key for the authority the record names.
+        case countersigning(authority: @Sendable (any RecordDeclaration) -> String)
+        /// The operator key of the manifest the record's references resolved to.
+        case referencedManifestOperator
+    }
+
+    public let role: SignatureRole
+    public let key: Key
+    let status: @Sendable (any RecordDeclaration, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus
+
+    public init<Record: RecordDeclaration>(
+        of record: Record.Type, _ role: SignatureRole, key: Key,
+        status: @escaping @Sendable (Record, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus
+    ) {
+        self.role = role
+        self.key = key
+        self.status = { record, keys, found in
+            guard let record = record as? Record else { return .missing }
+            return status(record, keys, found)
+        }
+    }
+
+    /// The signature's status on `record`, or nil when its key is not known here (a referenced manifest
+    /// not found): then it is not checked at all.
+    public func check(_ record: any RecordDeclaration, references: ResolvedReferences, keys: any SignatureKeys)
+        -> SignatureStatus?
+    {
+        let candidates: [Ed25519.PublicKey]
+        switch key {
+        case .carried: candidates = []
+        case .countersigning(let authority): candidates = keys.countersigningKeys(for: authority(record))
+        case .referencedManifestOperator:
+            guard let found = keys.operatorKeys(of: references.first(AuthorityManifest.self)) else { return nil }
+            candidates = found
+        }
+        return status(record, candidates, references)
+    }
+
+    /// Checked under any one of `keys` (none: the key is unknown).
+    public static func any(of keys: [Ed25519.PublicKey], _ signature: [UInt8], over bytes: [UInt8])
+        -> SignatureStatus
+    {
+        guard !keys.isEmpty else { return .keyUnknown }
+        return keys.contains { $0.isValidSignature(signature, for: bytes) } ? .valid : .invalid
+    }
+}

@@ -1,0 +1,19 @@
+/// A status attempt as a stored kind. Onym-wire §9: signed by the interface's countersigning key for the
+/// authority it asked.
+extension StatusAttempt: CanonicalStoredRecord, TimedRecord {
+    public static let kindName = "status-attempt"
+    public static let code: UInt8 = 5
+    public static let folder = "status-attempts"
+    public var address: ContentAddress { ref }
+
+    public static let signatures: [SignatureRule] = [
+        .init(of: StatusAttempt.self, .interface, key: .countersigning { ($0 as? StatusAttempt)?.authority ?? "" }) {
+            attempt, keys, _ in attempt.signatureStatus(keys: keys)
+        }
+    ]
+
+    public var timedFields: [TimeWindow.Field] {
+        [.init("attemptedAt", attemptedAt, .vendorEvent)]
+            + (answeredAt.map { [.init("answeredAt", $0, .vendorEvent)] } ?? [])
+    }
+}

@@ -6,6 +6,7 @@ can put it ahead of the log's stored cosignatures), prints "listening on 127.0.0
 VKEY", and serves one request at a time (so checking the old size and updating it are atomic)."""
 import argparse
 import base64
+import signal
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -127,6 +128,9 @@ def main():
     parser.add_argument("--log", action="append", required=True)
     parser.add_argument("--initial", nargs=2, metavar=("SIZE", "ROOT"))
     args = parser.parse_args()
+    # The test runner may start it with SIGTERM blocked: stop on it whatever the mask inherited.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     witness = Witness(args.seed, args.name, args.log, args.initial)
     server = HTTPServer(("127.0.0.1", 0), handler_for(witness))
     print(f"listening on 127.0.0.1:{server.server_address[1]}", flush=True)

@@ -14,13 +14,9 @@ struct WitnessServe: Sendable {
     let timeout: Double
 
     init(parsing arguments: inout Arguments) throws(CLIError) {
-        guard let key = try CommonOptions.signer(&arguments, option: "--key") else {
-            throw .usage("--key WITNESS_KEY is required (the witness's ed25519 key)")
-        }
-        self.key = key
-        guard let name = try arguments.option("--name") else { throw .usage("--name NAME is required") }
-        guard NoteKey.isValidName(name) else { throw .usage("--name is a name without spaces or '+'") }
-        self.name = name
+        let identity = try WitnessIdentity(parsing: &arguments)
+        key = identity.key
+        name = identity.name
         var logKeys: [(origin: String, key: NoteKey)] = []
         for text in try arguments.options("--log") {
             logKeys.append(try Self.logKey(text))
@@ -65,6 +61,18 @@ struct WitnessServe: Sendable {
         return (resolved, key)
     }
 
+    /// SIGTERM and SIGINT end the server, whatever mask or disposition it inherited (a parent may spawn it
+    /// with them blocked or ignored). Nothing is lost: every answer was preceded by its durable state write.
+    static func stopOnSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for stop in [SIGTERM, SIGINT] {
+            sigaddset(&set, stop)
+            signal(stop, SIG_DFL)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     func run() throws(CLIError) -> ExitCode {
         let service: WitnessService
         do {
@@ -83,6 +91,7 @@ struct WitnessServe: Sendable {
         } catch {
             throw .usage(error.description)
         }
+        Self.stopOnSignals()
         Output.out("listening on \(server.boundAddress)")
         Output.out("witness key \(service.key)")
         for origin in service.logs.keys.sorted() {

@@ -70,7 +70,7 @@ struct WitnessSubmit: Sendable {
 
     func run() throws(CLIError) -> ExitCode {
         let log = try TransparencyOptions.log(of: ledger, audit: audit)
-        guard let tip = log.tip, let head = try? SignedNote(parsing: tip.note).text else {
+        guard let tip = log.tip, let head = try? SignedNote(parsing: tip.note) else {
             throw .data("\(ledger): the ledger has no checkpoint to submit")
         }
         let origin = log.key.name
@@ -116,7 +116,9 @@ struct WitnessSubmit: Sendable {
                 throw CLIError(error)
             }
         } else if !cosigned.isEmpty {
-            let note = SignedNote(text: head, signatures: cosigned.map { $0.signatures[0] }).formatted
+            // As `cosign` prints it: the log's signature, then each witness's line.
+            let note = SignedNote(text: head.text, signatures: head.signatures + cosigned.map { $0.signatures[0] })
+                .formatted
             if let out {
                 do {
                     try Data(note.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)

@@ -7,8 +7,8 @@ import LedgerVerifier
 /// against the log keys the witness trusts and its memory of each log, and cosigns (cosignature/v1).
 ///
 /// The checks, in the order the spec gives them (docs/WITNESS.md): a malformed body is 400; an unknown
-/// origin 404; a log over its request budget 429; no trusted signature that verifies (or a trusted key's
-/// line that fails) 403; an old size above the checkpoint's 400; a size-0 checkpoint whose root is not the
+/// origin 404; no trusted signature that verifies (or a trusted key's line that fails) 403; a log over its
+/// request budget 429; an old size above the checkpoint's 400; a size-0 checkpoint whose root is not the
 /// empty tree's 422; an old size other than the latest cosigned 409; a consistency proof that does not
 /// verify (or, at equal sizes, a different root) 422. Then the memory is written durably and only then is
 /// the cosignature line returned. Requests for one log run one at a time (the spec: "checking the old
@@ -83,12 +83,14 @@ public final class WitnessService: Sendable {
         guard let trusted = logs[checkpoint.origin], let slot = perLog[checkpoint.origin] else {
             throw .unknownLog(checkpoint.origin)
         }
+        try Self.checkLogSignature(request.note, trusted: trusted)
         slot.lock.lock()
         defer { slot.lock.unlock() }
+        // Only requests the log signed spend its budget: anyone can send junk naming an origin, and that
+        // must not lock the log out (docs/DECISIONS.md, "Witness rate limit").
         if let wait = slot.bucket?.take(now: ProcessInfo.processInfo.systemUptime) {
             throw .rateLimited(retryAfter: wait)
         }
-        try Self.checkLogSignature(request.note, trusted: trusted)
         guard request.oldSize <= checkpoint.size else {
             throw .malformed("old size \(request.oldSize) is above the checkpoint's size \(checkpoint.size)")
         }

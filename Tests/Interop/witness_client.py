@@ -10,7 +10,8 @@ at URL and checks every answer. Prints "ok <check>" per check; exits 1 at the fi
                                                       then concurrent submissions
   own-log-key SEED                                    prints that log's verifier key
   latest URL ORIGIN_NOTE_FILE EXPECTED                old 0 for a checkpoint: 409 naming EXPECTED
-  rate-limit URL LEDGER_GIT                           three quick requests: the third is 429
+  rate-limit URL LEDGER_GIT                           three forged requests (403, not counted), then three
+                                                      quick ones: the third is 429
 """
 import base64
 import http.client
@@ -262,7 +263,10 @@ def concurrent(url, witness_vkey, private, leaves, start, threads=12):
 
 
 def rate_limit(url, ledger):
-    note = example_checkpoints(ledger)[-1][1]
+    size, note = example_checkpoints(ledger)[-1]
+    forged = note.replace(f"\n{size}\n", f"\n{size + 1}\n", 1)
+    for _ in range(3):
+        expect(post(url, request_body(0, [], forged)), 403, "a forged checkpoint is 403 and spends no budget")
     answers = [post(url, request_body(0, [], note)) for _ in range(3)]
     if answers[2][0] != 429 or not answers[2][3]:
         fail(f"rate limit: the third quick request answered {answers[2][0]} (Retry-After {answers[2][3]})")

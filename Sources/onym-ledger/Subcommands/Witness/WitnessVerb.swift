@@ -29,7 +29,8 @@ extension OnymLedger {
                 never waits on a witness: submitting is this verb of its own.
                 Exit codes: serve 0 when stopped, 64 bad options or an address it cannot listen on; submit 0 when
                 every witness cosigned, 1 when one did not (refused, unreachable, timed out, or a line that does
-                not verify; the others' are stored), 64 usage, 65 a ledger that cannot be read or a refused append.
+                not verify; the others' are stored) or the ledger does not verify, 64 usage, 65 a ledger that
+                cannot be read or a refused append. The protocol as implemented: docs/WITNESS.md.
                 """,
             options: [
                 OptionHelp(names: "--key WITNESS_KEY", help: "serve: the witness's ed25519 key, like --signing-key."),

@@ -155,6 +155,7 @@ def example(url, witness_vkey, ledger, site, log_vkey):
     expect_conflict(post(url, request_body(first_size, [], first_note)), previous,
                     "an older checkpoint (a rollback) is 409")
     oversize(url)
+    expect_continue(url, request_body(0, [], checkpoints[-1][1]), previous)
     slow_client(url, checkpoints[-1][1], previous)
 
 
@@ -166,6 +167,25 @@ def oversize(url):
     if not answer.startswith(b"HTTP/1.1 413"):
         fail(f"a 10 MB body: expected 413, got {answer[:40]!r}")
     ok("a body over the limit is 413, unread")
+
+
+def expect_continue(url, body, latest):
+    """RFC 9110 §10.1.1: a client that sends `Expect: 100-continue` waits for 100 before the body (curl does)."""
+    parts = urllib.parse.urlsplit(url)
+    data = body.encode()
+    with socket.create_connection((parts.hostname, parts.port), timeout=60) as connection:
+        connection.sendall(b"POST /add-checkpoint HTTP/1.1\r\nHost: w\r\nExpect: 100-continue\r\n"
+                           + f"Content-Length: {len(data)}\r\n\r\n".encode())
+        interim = connection.recv(100)
+        if not interim.startswith(b"HTTP/1.1 100 "):
+            fail(f"Expect: 100-continue: expected 100 before the body, got {interim[:40]!r}")
+        connection.sendall(data)
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+    if not answer.startswith(b"HTTP/1.1 409") or not answer.endswith(f"\r\n\r\n{latest}\n".encode()):
+        fail(f"Expect: 100-continue: the final answer is {answer[:80]!r}")
+    ok("Expect: 100-continue is answered 100, then the request")
 
 
 def slow_client(url, note, latest):

@@ -40,9 +40,18 @@ struct HTTPRequestParser {
     let maxHeadBytes: Int
     let maxBodyBytes: Int
 
-    /// Parses `head` (everything before the blank line, without it); returns the method, path and the
-    /// body length to read, or a refusal.
-    func parseHead(_ head: [UInt8]) -> Result<(method: String, path: String, length: Int), HTTPResponse> {
+    /// What the head says: the method, the path, the body length to read, and whether the client waits
+    /// for `100 Continue` before sending the body (`Expect: 100-continue`, RFC 9110 §10.1.1; curl, and so
+    /// URLSession on Linux, sends it with bodies over 1 KiB).
+    struct RequestHead {
+        let method: String
+        let path: String
+        let length: Int
+        let expectsContinue: Bool
+    }
+
+    /// Parses `head` (everything before the blank line, without it), or says why it is refused.
+    func parseHead(_ head: [UInt8]) -> Result<RequestHead, HTTPResponse> {
         let text = String(decoding: head, as: UTF8.self)
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
         guard !lines.isEmpty else { return .failure(Self.refusal(400, "an empty request")) }
@@ -51,6 +60,7 @@ struct HTTPRequestParser {
             return .failure(Self.refusal(400, "the request line is 'METHOD PATH HTTP/1.x'"))
         }
         var length: Int?
+        var expectsContinue = false
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else {
                 return .failure(Self.refusal(400, "a header line without ':'"))
@@ -60,6 +70,7 @@ struct HTTPRequestParser {
             if name == "transfer-encoding" {
                 return .failure(Self.refusal(411, "send the body with a Content-Length, not Transfer-Encoding"))
             }
+            if name == "expect" { expectsContinue = value.lowercased() == "100-continue" }
             if name == "content-length" {
                 guard length == nil, let parsed = Int(value), parsed >= 0, value.allSatisfy(\.isASCII) else {
                     return .failure(Self.refusal(400, "one Content-Length, a decimal"))
@@ -73,7 +84,9 @@ struct HTTPRequestParser {
         guard size <= maxBodyBytes else {
             return .failure(Self.refusal(413, "the body is \(size) bytes; at most \(maxBodyBytes) are read"))
         }
-        return .success((method, String(requestLine[1]), size))
+        return .success(
+            RequestHead(
+                method: method, path: String(requestLine[1]), length: size, expectsContinue: expectsContinue))
     }
 
     static func refusal(_ status: Int, _ message: String) -> HTTPResponse {

@@ -143,12 +143,15 @@ public final class HTTPServer: Sendable {
             headEnd = Self.blankLine(in: buffer, from: searchFrom)
         }
         guard let headEnd else { return HTTPRequestParser.refusal(400, "no request") }
-        let head: (method: String, path: String, length: Int)
+        let head: HTTPRequestParser.RequestHead
         switch parser.parseHead(Array(buffer[..<headEnd])) {
         case .success(let parsed): head = parsed
         case .failure(let refusal): return refusal
         }
         var body = Array(buffer[(headEnd + 4)...])
+        if head.expectsContinue && body.count < head.length {
+            write(client, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
         while body.count < head.length {
             guard let chunk = receive(client, deadline: deadline) else {
                 return HTTPRequestParser.refusal(408, "the request body did not arrive in time")
@@ -188,9 +191,14 @@ public final class HTTPServer: Sendable {
         return nil
     }
 
-    /// Writes the whole response; a peer that went away is not an error here (MSG_NOSIGNAL: no SIGPIPE).
+    /// Writes the whole response and ends the connection's sending side.
     private func send(_ client: Int32, _ response: HTTPResponse) {
-        let bytes = response.serialized
+        write(client, response.serialized)
+        shutdown(client, Int32(SHUT_WR))
+    }
+
+    /// Writes all of `bytes`; a peer that went away is not an error here (MSG_NOSIGNAL: no SIGPIPE).
+    private func write(_ client: Int32, _ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes {
@@ -199,6 +207,5 @@ public final class HTTPServer: Sendable {
             guard count > 0 else { return }
             sent += count
         }
-        shutdown(client, Int32(SHUT_WR))
     }
 }

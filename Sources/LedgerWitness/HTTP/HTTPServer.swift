@@ -105,7 +105,11 @@ public final class HTTPServer: Sendable {
     public func run() -> Never {
         while true {
             let client = accept(socket, nil, nil)
-            guard client >= 0 else { continue }
+            guard client >= 0 else {
+                // Out of descriptors or memory (EMFILE, ENOBUFS…): back off instead of spinning on the error.
+                if errno != EINTR && errno != ECONNABORTED { usleep(50_000) }
+                continue
+            }
             var wait = timeval(
                 tv_sec: Int(limits.timeout), tv_usec: Int((limits.timeout.truncatingRemainder(dividingBy: 1)) * 1e6))
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))

@@ -291,7 +291,8 @@ struct WitnessProtocolTests {
             silent.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             silent.arguments = [
                 "python3", "-c",
-                "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen()\n"
+                "import signal,socket,time\nsignal.pthread_sigmask(signal.SIG_UNBLOCK,{signal.SIGTERM})\n"
+                    + "s=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen()\n"
                     + "print(s.getsockname()[1],flush=True)\ntime.sleep(120)",
             ]
             let silentOut = Pipe()
@@ -309,6 +310,7 @@ struct WitnessProtocolTests {
                     "--witness", "silent.example=http://127.0.0.1:\(silentPort)=\(Self.key("silent.example", 0x4a))",
                 ])
             silent.terminate()
+            silent.waitUntilExit()
             #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
             #expect(result.stderr.contains("good.example: cosigned"))
             #expect(

@@ -26,9 +26,14 @@ let package = Package(
         .target(
             name: "LedgerWriter",
             dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "CLibgit2", "COpenSSL", "CZlib"]),
+        // C2SP tlog-witness over HTTP: the witness server (POSIX sockets) and the log's submission client.
+        .target(
+            name: "LedgerWitness", dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter"]),
         .executableTarget(
             name: "onym-ledger",
-            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport"]),
+            dependencies: [
+                "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
+            ]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
         // Plays ledger-example/scenario.txt through the CLI (make example).
@@ -39,7 +44,8 @@ let package = Package(
         .testTarget(
             name: "LedgerTests",
             dependencies: [
-                "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerTestSupport",
+                "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
+                "LedgerTestSupport",
             ],
             resources: [.copy("Vectors")]
         ),

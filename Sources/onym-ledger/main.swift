@@ -6,7 +6,8 @@ import LedgerVerifier
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
         Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
-        Inspect.self, Report.self, Export.self, Publish.self, Prove.self, CheckProof.self, Cosign.self, Textconv.self,
+        Inspect.self, Report.self, Export.self, Publish.self, Prove.self, CheckProof.self, Cosign.self,
+        WitnessVerb.self, Textconv.self,
         GitSetup.self,
         Keygen.self,
     ]

@@ -20,6 +20,9 @@ public struct LedgerLogView: Sendable {
     public let tiles: TileSet
     /// The witnesses' cosignature lines the ledger stores for the tip's checkpoint (`cosignatures/`).
     public var cosignatures: [SignedNote.Signature] = []
+    /// Every witness's stored cosigned checkpoint at the tip (`cosignatures/<key ID>`), by key ID, whichever
+    /// checkpoint it cosigns: what `witness submit` takes the witness's last cosigned size from.
+    public var storedCosignatures: [UInt32: SignedNote] = [:]
 
     /// The tip's checkpoint note with the witnesses' cosignatures appended: what `publish` serves and
     /// `prove` attaches.
@@ -96,9 +99,10 @@ extension VerifiedHistory {
                 guard
                     let note = try? SignedNote(
                         parsing: String(
-                            decoding: try repository.readBlob(file.id, limit: Limits.maxRecordBytes), as: UTF8.self)),
-                    note.text == body
+                            decoding: try repository.readBlob(file.id, limit: Limits.maxRecordBytes), as: UTF8.self))
                 else { continue }
+                if let keyID = UInt32(file.name, radix: 16) { view.storedCosignatures[keyID] = note }
+                guard note.text == body else { continue }
                 view.cosignatures += note.signatures
             }
         }

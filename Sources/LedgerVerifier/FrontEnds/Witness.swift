@@ -23,11 +23,6 @@ public enum Witness {
         public let previousSize: Int?
     }
 
-    /// `<stateRoot>/witness/<SHA-256 of the origin>/<key ID>.json`: `{origin, size, root, time}`.
-    public static func statePath(stateRoot: String, origin: String, key: NoteKey) -> String {
-        "\(stateRoot)/witness/\(SHA256.hash(Array(origin.utf8)).hex)/\(NoteKey.hex(key.keyID)).json"
-    }
-
     public static func cosign(
         _ log: LedgerLogView, name: String, signer: any CommitSigner, stateRoot: String, now: Int64
     ) throws(Failure) -> Cosigned {
@@ -36,29 +31,31 @@ public enum Witness {
         guard let key = NoteKey(name: name, type: NoteKey.cosignatureV1, publicKey: signer.publicKey) else {
             throw Failure(description: "\(name) is not a witness name (no spaces or '+')", isInconsistent: false)
         }
-        let path = statePath(stateRoot: stateRoot, origin: head.origin, key: key)
+        let path = WitnessMemory.path(stateRoot: stateRoot, origin: head.origin, key: key)
         var previousSize: Int?
-        if let bytes = DurableFile.read(path) {
-            guard let object = try? CanonicalJSON.parse(bytes), case .integer(let size)? = object["size"], size >= 0,
-                case .string(let rootText)? = object["root"], let raw = Base64.decode(rootText), raw.count == 32
-            else { throw Failure(description: "\(path): unreadable witness state", isInconsistent: false) }
-            let oldRoot = ContentAddress(bytes: raw)
+        let memory: WitnessMemory?
+        do {
+            memory = try WitnessMemory.load(path)
+        } catch {
+            throw Failure(description: error.description, isInconsistent: false)
+        }
+        if let memory {
             // The proof is made from the leaves the tip's checkpoint covers; an older size past it is a rollback.
             let covered = min(head.size, log.size)
             let proof = Merkle.consistencyProof(
-                oldSize: min(Int(size), covered), leaves: log.tiles.levels[0][..<covered])
-            guard Int(size) <= head.size,
+                oldSize: min(memory.size, covered), leaves: log.tiles.levels[0][..<covered])
+            guard memory.size <= head.size,
                 Merkle.verifyConsistency(
-                    oldSize: Int(size), newSize: head.size, oldRoot: oldRoot, newRoot: head.root, proof: proof)
+                    oldSize: memory.size, newSize: head.size, oldRoot: memory.root, newRoot: head.root, proof: proof)
             else {
                 throw Failure(
                     description: """
-                        split view: this witness cosigned \(head.origin) at size \(size) with root \(rootText), and \
-                        the log shown now (size \(head.size), root \(Base64.encode(head.root.bytes))) does not extend \
-                        it; not cosigned (state: \(path))
+                        split view: this witness cosigned \(head.origin) at size \(memory.size) with root \
+                        \(Base64.encode(memory.root.bytes)), and the log shown now (size \(head.size), root \
+                        \(Base64.encode(head.root.bytes))) does not extend it; not cosigned (state: \(path))
                         """, isInconsistent: true)
             }
-            previousSize = Int(size)
+            previousSize = memory.size
         }
         let line: SignedNote.Signature
         do {
@@ -67,13 +64,8 @@ public enum Witness {
             throw Failure(description: "signing the cosignature: \(error.description)", isInconsistent: false)
         }
         // Remembered before the cosignature is handed out: a witness never signs two inconsistent heads.
-        let state = JSONObject([
-            ("origin", .string(head.origin)), ("size", .integer(Int64(head.size))),
-            ("root", .string(Base64.encode(head.root.bytes))), ("time", .integer(now)),
-        ])
         do {
-            try DurableFile.makeFolders(String(path[..<path.lastIndex(of: "/")!]), mode: 0o700)
-            try DurableFile.write(CanonicalJSON.encode(state), to: path, mode: 0o600)
+            try WitnessMemory(origin: head.origin, size: head.size, root: head.root, time: now).save(to: path)
         } catch {
             throw Failure(description: "\(error)", isInconsistent: false)
         }

@@ -42,6 +42,13 @@ struct Arguments {
         return values.first
     }
 
+    /// Reads the first argument when it is one of `names`: a sub-verb, which comes first (`witness serve …`).
+    mutating func subverb(_ names: [String]) -> String? {
+        guard let first = items.first, !consumed[0], names.contains(first) else { return nil }
+        consumed[0] = true
+        return first
+    }
+
     /// Whether `name` is among the arguments not yet read (nothing is consumed).
     func contains(_ name: String) -> Bool {
         items.indices.contains { !consumed[$0] && items[$0] == name }

@@ -41,13 +41,9 @@ extension OnymLedger {
         let json: Bool
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
-            guard let key = try CommonOptions.signer(&arguments, option: "--key") else {
-                throw .usage("--key WITNESS_KEY is required (the witness's ed25519 key)")
-            }
-            self.key = key
-            guard let name = try arguments.option("--name") else { throw .usage("--name NAME is required") }
-            guard NoteKey.isValidName(name) else { throw .usage("--name is a name without spaces or '+'") }
-            self.name = name
+            let identity = try WitnessIdentity(parsing: &arguments)
+            key = identity.key
+            name = identity.name
             out = try arguments.option("--out")
             at = try CommonOptions.batchTime(&arguments)
             audit = try AuditOptions(parsing: &arguments)

@@ -3,8 +3,8 @@
 #   make run    build the release binary and run the main job
 #   make test   run the whole test suite
 #
-# Both install what they need first (Debian packages via apt-get; a Python JSON Schema validator and Selenium
-# via pip), and only what is missing.
+# Both install what they need first (Debian packages via apt-get; a Python JSON Schema validator, Selenium and
+# cryptography via pip when the python3 on PATH lacks them), and only what is missing.
 
 SHELL := /bin/bash
 APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
@@ -31,6 +31,9 @@ deps:
 	@python3 -c 'import selenium' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check 'selenium>=4.11' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'selenium>=4.11'
+	@python3 -c 'import cryptography' 2>/dev/null || \
+	  python3 -m pip install --quiet --disable-pip-version-check 'cryptography>=38' 2>/dev/null || \
+	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'cryptography>=38'
 
 build: deps
 	$(SWIFT) build -c release --product onym-ledger

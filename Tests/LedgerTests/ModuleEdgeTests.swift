@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import LedgerFormat
+import LedgerStore
+@testable import LedgerWriter
+
+/// Each module does one job and the command line only parses and prints: reading a ledger lives below the
+/// writer, and the read-only verbs do not link the writer's API.
+@Suite("Module edges")
+struct ModuleEdgeTests {
+    static let sources = RepositoryTextTests.root.appendingPathComponent("Sources").path
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOfFile: sources + "/" + path, encoding: .utf8)
+    }
+
+    /// The Swift files under `folder`, relative to Sources.
+    static func files(under folder: String) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: sources + "/" + folder).filter { $0.hasSuffix(".swift") }
+            .map { folder + "/" + $0 }
+    }
+
+    /// Browsing (`log`, `show`, `prove`'s names) only reads: it lives in LedgerStore, which has no write code
+    /// and which the verifier and the writer both build on; the writer declares none of it.
+    @Test func browsingLivesWithTheReadersNotTheWriter() throws {
+        #expect(String(reflecting: LedgerStore.LedgerBrowser.self) == "LedgerStore.LedgerBrowser")
+        #expect(String(reflecting: LedgerStore.LedgerReference.self) == "LedgerStore.LedgerReference")
+        for file in try Self.files(under: "LedgerWriter") {
+            let text = try Self.text(file)
+            #expect(!text.contains("enum LedgerBrowser") && !text.contains("enum LedgerReference"), "\(file)")
+        }
+    }
+
+    /// The verbs that only read do not import the writer; the ones that write (and `keygen`, whose key
+    /// loading is the writer's) may.
+    @Test func readOnlyVerbsDoNotImportTheWriter() throws {
+        let writing: Set<String> = ["Append.swift", "Init.swift", "Keys.swift", "Repack.swift", "Keygen.swift"]
+        for file in try Self.files(under: "onym-ledger/Subcommands") {
+            let name = String(file.split(separator: "/").last!)
+            let imports = try Self.text(file).split(separator: "\n").contains { $0 == "import LedgerWriter" }
+            #expect(!imports || writing.contains(name), "\(file) imports LedgerWriter")
+        }
+        for verb in ["Verify", "Gate", "Reconcile"] {
+            #expect(!(try Self.text("onym-ledger/Subcommands/\(verb).swift")).contains("import LedgerWriter"))
+        }
+    }
+}

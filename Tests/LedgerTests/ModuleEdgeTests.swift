@@ -6,7 +6,7 @@ import LedgerStore
 @testable import LedgerWriter
 
 /// Each module does one job and the command line only parses and prints: reading a ledger lives below the
-/// writer, and the read-only verbs do not link the writer's API.
+/// writer, the raw-write API is the tests' own, and the read-only verbs do not link the writer's API.
 @Suite("Module edges")
 struct ModuleEdgeTests {
     static let sources = RepositoryTextTests.root.appendingPathComponent("Sources").path
@@ -30,6 +30,15 @@ struct ModuleEdgeTests {
             let text = try Self.text(file)
             #expect(!text.contains("enum LedgerBrowser") && !text.contains("enum LedgerReference"), "\(file)")
         }
+    }
+
+    /// The raw writes that bypass the ledger's rules are `package`: this package's tests build hostile
+    /// histories with them; no library user sees them.
+    @Test func theRawWriteAPIIsThePackagesOwn() throws {
+        let text = try Self.text("LedgerWriter/Git/Repository+Raw.swift")
+        let publicLines = text.split(separator: "\n").filter { $0.contains("public ") }
+        #expect(publicLines.isEmpty, "\(publicLines)")
+        #expect(text.contains("package func writeRawCommit"))
     }
 
     /// The verbs that only read do not import the writer; the ones that write (and `keygen`, whose key

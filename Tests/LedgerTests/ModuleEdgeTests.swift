@@ -6,7 +6,8 @@ import LedgerStore
 @testable import LedgerWriter
 
 /// Each module does one job and the command line only parses and prints: reading a ledger lives below the
-/// writer, the raw-write API is the tests' own, and the read-only verbs do not link the writer's API.
+/// writer, the raw-write API is the tests' own, the read-only verbs do not link the writer's API, and the
+/// rules of a descriptor and the reading of a repository are library functions.
 @Suite("Module edges")
 struct ModuleEdgeTests {
     static let sources = RepositoryTextTests.root.appendingPathComponent("Sources").path
@@ -53,5 +54,45 @@ struct ModuleEdgeTests {
         for verb in ["Verify", "Gate", "Reconcile"] {
             #expect(!(try Self.text("onym-ledger/Subcommands/\(verb).swift")).contains("import LedgerWriter"))
         }
+    }
+
+    /// `git-setup` and `keys list` read the repository through `LedgerKeys`; `init` leaves the account
+    /// scope's rules to `LedgerDescriptor.AppleAccount`.
+    @Test func theCommandLineLeavesReadingAndRulesToTheLibrary() throws {
+        for verb in ["GitSetup", "Keys"] {
+            #expect(!(try Self.text("onym-ledger/Subcommands/\(verb).swift")).contains("Repository.open"), "\(verb)")
+        }
+        let initVerb = try Self.text("onym-ledger/Subcommands/Init.swift")
+        #expect(!initVerb.contains("isAppleTeamId") && !initVerb.contains("isBundleIdentifier"))
+    }
+
+    /// The account scope's rules, one place: a team and its apps together, a team id, bundle identifiers —
+    /// what `init` refuses and what the decoder refuses in `ledger.json` agree.
+    @Test(
+        arguments: [
+            (nil, [], nil),
+            ("ONYMTEAM01", ["app.onym.chat"], nil),
+            ("ONYMTEAM01", [], LedgerDescriptor.AppleAccount.Violation.unpaired),
+            (nil, ["app.onym.chat"], .unpaired),
+            ("onymteam01", ["app.onym.chat"], .teamId("onymteam01")),
+            ("ONYMTEAM01", ["app.onym.chat", "chat"], .app("chat")),
+        ] as [(String?, [String], LedgerDescriptor.AppleAccount.Violation?)])
+    func accountScopeRules(_ teamId: String?, _ apps: [String], _ violation: LedgerDescriptor.AppleAccount.Violation?)
+        throws
+    {
+        let account: LedgerDescriptor.AppleAccount?
+        do {
+            account = try LedgerDescriptor.AppleAccount.checked(teamId: teamId, apps: apps)
+        } catch {
+            #expect(error == violation)
+            guard let teamId, !apps.isEmpty else { return }
+            // The decoder refuses the same scope.
+            var descriptor = LedgerDescriptor(ledgerId: "l", interface: "onym:component:i")
+            descriptor.appleAccount = .init(teamId: teamId, apps: apps)
+            #expect(throws: LedgerFormatError.self) { try LedgerDescriptor(json: descriptor.json) }
+            return
+        }
+        #expect(violation == nil)
+        #expect((account == nil) == (teamId == nil))
     }
 }

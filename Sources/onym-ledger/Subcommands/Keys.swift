@@ -109,16 +109,9 @@ extension OnymLedger {
                 let signers: AllowedSigners
                 let logs: [(commit: ObjectID, key: NoteKey?)]
                 do {
-                    let repository = try Repository.open(ledger)
-                    guard let tip = try repository.referenceTarget(LedgerLayout.branch),
-                        let bytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: tip)
-                    else {
-                        throw CLIError.data("\(ledger): no \(LedgerLayout.allowedSignersPath) at the tip; not a ledger")
-                    }
-                    signers = try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
-                    logs = try LogKeyHistory.keys(repository, endingAt: tip)
-                } catch let error as CLIError {
-                    throw error
+                    (signers, logs) = try LedgerKeys.current(ledger)
+                } catch .notALedger {
+                    throw .data("\(ledger): \(LedgerKeys.ReadError.notALedger)")
                 } catch {
                     throw .data("\(ledger): cannot read the allowed signers (\(error))")
                 }

@@ -1,13 +1,16 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
 import LedgerStore
+@testable import LedgerVerifier
 @testable import LedgerWriter
 
 /// Each module does one job and the command line only parses and prints: reading a ledger lives below the
-/// writer, the raw-write API is the tests' own, the read-only verbs do not link the writer's API, and the
-/// rules of a descriptor and the reading of a repository are library functions.
+/// writer, the raw-write API is the tests' own, writing goes through an explicit ``Appender`` (no process-wide
+/// state saved at exit), the read-only verbs do not link the writer's API, and the rules of a descriptor and
+/// the reading of a repository are library functions.
 @Suite("Module edges")
 struct ModuleEdgeTests {
     static let sources = RepositoryTextTests.root.appendingPathComponent("Sources").path
@@ -40,6 +43,16 @@ struct ModuleEdgeTests {
         let publicLines = text.split(separator: "\n").filter { $0.contains("public ") }
         #expect(publicLines.isEmpty, "\(publicLines)")
         #expect(text.contains("package func writeRawCommit"))
+    }
+
+    /// Writing is open, append, close: no process-wide replay state, nothing deferred to the process's exit.
+    @Test func theWriterKeepsNoProcessWideStateAndNothingRunsAtExit() throws {
+        for file in try Self.files(under: "LedgerWriter") {
+            let text = try Self.text(file)
+            #expect(!text.contains("atexit"), "\(file)")
+            #expect(!text.contains("static let shared"), "\(file)")
+        }
+        #expect(!(try Self.text("LedgerWriter/Ledger.swift")).contains("static func append("))
     }
 
     /// The verbs that only read do not import the writer; the ones that write (and `keygen`, whose key
@@ -94,5 +107,43 @@ struct ModuleEdgeTests {
         }
         #expect(violation == nil)
         #expect((account == nil) == (teamId == nil))
+    }
+}
+
+/// The writer as an object: ``Appender/open(_:)`` takes the writer lock and ``Appender/close()`` saves the
+/// replay state and releases it; batches appended in between are judged from the state it advances.
+@Suite("Appender")
+struct AppenderTests {
+    @Test func openAppendCloseHoldsTheLockAndSavesTheStateOnce() throws {
+        let scenario = LedgerScenario()
+        let key = try SigningKey.load(scenario.signer)
+        let before = scenario.tip
+        let appender = try Appender.open(scenario.ledger)
+        // Held: another writer's flock on the lock file fails at once.
+        let lockPath = scenario.ledger + "/" + WriterLock.fileName
+        let other = open(lockPath, O_RDWR)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) != 0)
+        for (index, binding) in ["enrollment:device-1", "enrollment:device-2"].enumerated() {
+            let bytes = CanonicalJSON.encode(scenario.mandate(binding: binding))
+            let item = try BatchImporter.read(bytes, source: "mandate-\(index)")
+            let result = try appender.append(
+                items: [item], signingKey: key, at: Instant.parse("2026-08-09T00:00:0\(index)Z")!)
+            #expect(result.commit != nil)
+        }
+        let repository = try Repository.open(scenario.ledger)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        #expect(tip.hex != before)
+        let now = Instant.parse("2026-08-10T00:00:00Z")!
+        // Not saved before close: the state files still name an earlier tip.
+        #expect(WriterStateFile.load(at: tip, in: repository, signer: key.publicKey, now: now) == nil)
+        appender.close()
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        flock(other, LOCK_UN)
+        // Saved at close: the state at the new tip, equal to a rebuild from its tree.
+        let saved = try #require(WriterStateFile.load(at: tip, in: repository, signer: key.publicKey, now: now))
+        let rebuilt = try CandidateCommit.rebuiltState(at: tip, in: repository, signer: key.publicKey, now: now)
+        #expect(ReplayStateFsckTests.firstDifference(saved, rebuilt) == nil)
+        appender.close()  // a second close does nothing
     }
 }

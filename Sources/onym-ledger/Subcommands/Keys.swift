@@ -154,8 +154,10 @@ extension OnymLedger {
                 return .success
             case .rotateLog(let key, let newLogKey, let origin, let at):
                 do {
-                    let (commit, log) = try Ledger.rotateLog(
-                        path: ledger, signingKey: key, newLogKey: newLogKey, origin: origin, at: at)
+                    let appender = try Appender.open(ledger)
+                    defer { appender.close() }
+                    let (commit, log) = try appender.rotateLog(
+                        signingKey: key, newLogKey: newLogKey, origin: origin, at: at)
                     Output.out("handed the log over at \(commit.short): checkpoints are now signed by \(log)")
                 } catch {
                     throw CLIError(error)
@@ -163,8 +165,10 @@ extension OnymLedger {
                 return .success
             case .rotate(let key, let logKey, let add, let remove, let at):
                 do {
-                    if let commit = try Ledger.rotateSigners(
-                        path: ledger, signingKey: key, add: add, remove: remove, at: at, logKey: logKey)
+                    let appender = try Appender.open(ledger)
+                    defer { appender.close() }
+                    if let commit = try appender.rotateSigners(
+                        signingKey: key, add: add, remove: remove, at: at, logKey: logKey)
                     {
                         Output.out("rotated signers at \(commit.short)")
                     } else {

@@ -11,8 +11,9 @@ import LedgerStore
 /// checkpoint does not carry) shows here as the first field that differs, at the first commit it matters.
 @Suite("Replay state fsck")
 struct ReplayStateFsckTests {
-    /// Every `stride`-th commit is checked, and the last: every 10th in `make test` (each rebuild walks the
-    /// history before it, so all of them take about a minute); `make fsck` sets `ONYM_FSCK_STRIDE=1`.
+    /// Every `stride`-th commit is checked, and the last: every 10th in `make test` (3 s alone); each rebuild
+    /// walks the history before it, so all of them take about 30 s alone, more under a loaded `make test` —
+    /// `make fsck` sets `ONYM_FSCK_STRIDE=1`.
     static var stride: Int { max(1, Int(ProcessInfo.processInfo.environment["ONYM_FSCK_STRIDE"] ?? "") ?? 10) }
 
     @Test func restoredStatesEqualTheFoldAtEveryCommit() throws {

@@ -13,7 +13,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property docs report-screenshot
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property docs report-screenshot fsck
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -131,6 +131,11 @@ APPEND_SEED ?= 12345
 append-property: deps
 	ONYM_APPEND_PROPERTY_STEPS=$(APPEND_STEPS) ONYM_APPEND_PROPERTY_SEED=$(APPEND_SEED) \
 	  $(SWIFT) test --filter AppendThenVerifyPropertyTests
+
+## fsck of the replay state at every commit of the example ledger (make test checks every 10th): the state
+## a writer rebuilds from the commit's tree, and the one resumed from a checkpoint, equal the fold's.
+fsck: deps
+	ONYM_FSCK_STRIDE=1 $(SWIFT) test --filter ReplayStateFsckTests
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

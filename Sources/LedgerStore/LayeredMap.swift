@@ -239,3 +239,10 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             SortedTable.bytes(header: empty, entries: []), to: Self.deltaPath(path), mode: mode, durable: durable)
     }
 }
+
+extension LayeredMap: Equatable where Codec.Value: Equatable {
+    /// Two maps are equal when they hold the same entries, however each is layered.
+    public static func == (left: LayeredMap, right: LayeredMap) -> Bool {
+        left.count == right.count && left.dictionary() == right.dictionary()
+    }
+}

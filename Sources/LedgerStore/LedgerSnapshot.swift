@@ -149,13 +149,20 @@ public final class LedgerSnapshot {
     public func all<T: StoredRecord>(_ type: T.Type) throws(Failure) -> [T] {
         let entries: [TreeEntry]
         do { entries = try self.entries(type) } catch { throw .git(error) }
-        var found: [T] = []
-        for entry in entries {
-            let bytes: [UInt8]
-            do { bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes) } catch { throw .git(error) }
-            do { found.append(try T(storedBytes: bytes)) } catch { throw .undecodable(path: entry.name, error) }
-        }
-        return found
+        return try entries.map { (entry) throws(Failure) in try decoded(type, entry) }
+    }
+
+    /// The record a batch file holds, as the kind its path names (nil for a manifest signature); a file that
+    /// does not decode fails, as in ``all(_:)``.
+    public func record(in file: Repository.BatchFile) throws(Failure) -> (any StoredRecord)? {
+        guard case .record(let kind, _) = file.meaning else { return nil }
+        return try decoded(kind, file.entry)
+    }
+
+    private func decoded<T: StoredRecord>(_ type: T.Type, _ entry: TreeEntry) throws(Failure) -> T {
+        let bytes: [UInt8]
+        do { bytes = try repository.readBlob(entry.id, limit: Limits.maxRecordBytes) } catch { throw .git(error) }
+        do { return try T(storedBytes: bytes) } catch { throw .undecodable(path: entry.name, error) }
     }
 
     // MARK: - The write log

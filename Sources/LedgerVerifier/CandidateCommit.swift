@@ -34,8 +34,6 @@ public enum CandidateCommit {
         var state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
         var summary = VerificationSummary()
         try state.restore(&summary, at: commit, repository: repository, checkpoint: nil)
-        // Any position after the root: the history policy's first-commit rule is the root's alone.
-        state.commitsSeen = 1
         return state
     }
 

@@ -125,7 +125,8 @@ public struct Checkpoint: Sendable {
         }
     }
 
-    /// The checkpoint of `state` after `tip`, with the run's totals from `summary`.
+    /// The checkpoint of `state` after `tip`, with the run's totals from `summary`: what the state's tip
+    /// commit does not say itself (`restore(into:summary:)` puts it back).
     public init(of state: ReplayState, tip: ObjectID, trust: [String], summary: VerificationSummary) {
         self.init(
             tip: tip, trust: trust, commits: state.commitsSeen, logSize: state.logSize,
@@ -134,8 +135,26 @@ public struct Checkpoint: Sendable {
             profilePlatform: state.profilePlatform)
         lastWriteTime = state.lastWriteTime
         retiredLogs = state.retiredLogs
-        maps = ReplayMaps(of: state)
+        maps = state.maps
         records = state.records
         transparencyLog = state.log
+    }
+
+    /// Puts what the checkpoint keeps of a replay state into `state`, and its totals into `summary` — the
+    /// inverse of ``init(of:tip:trust:summary:)``; a part the checkpoint's files lack (its maps, its record
+    /// index, its transparency log) is left as `state` has it.
+    func restore(into state: inout ReplayState, summary: inout VerificationSummary) {
+        state.commitsSeen = commits
+        state.profilePlatform = profilePlatform
+        state.lastWriteTime = lastWriteTime
+        state.retiredLogs = retiredLogs
+        if let maps { state.maps = maps }
+        if let records { state.records = records }
+        if let transparencyLog { state.log = transparencyLog }
+        summary.commits = commits
+        summary.recordsByKind = recordsByKind
+        summary.logHandovers = logHandovers
+        summary.signaturesChecked = signaturesChecked
+        summary.firstCommitTime = firstCommitTime
     }
 }

@@ -1,8 +1,8 @@
 public import LedgerFormat
 public import LedgerStore
 
-/// The part of the replay state that grows with the ledger, kept as local state beside a checkpoint (the
-/// auditor's, the writer's) so a run that continues from the checkpoint reads only the new commits and the
+/// The part of the replay state that grows with the ledger — ``ReplayState/maps`` itself, not a copy of
+/// it — kept as local state beside a checkpoint (the auditor's, the writer's) so a run that continues from the checkpoint reads only the new commits and the
 /// bindings they touch: every binding's record in a ``BindingTable`` (a sorted table mapped into memory,
 /// and its delta), and the few rest — the identities of shared bindings, the revocation effects, status
 /// attempts and manifests, and the idempotency keys of the last commits — in one small binary file.
@@ -12,7 +12,7 @@ public import LedgerStore
 /// the lists, whose strings are indices into the table, the retry window last (docs/VERIFY.md, "The
 /// auditor's state"); integers are LEB128 varints (`ByteWriter`). Local state, never input:
 /// used only for the tip it names; files that do not parse are ignored and the state rebuilt from the tree.
-public struct ReplayMaps: Sendable {
+public struct ReplayMaps: Sendable, Equatable {
     /// Where the two parts are kept.
     public struct Paths: Sendable {
         public let small: String
@@ -24,33 +24,23 @@ public struct ReplayMaps: Sendable {
         }
     }
 
-    public var bindings: BindingTable
-    public var identities: BindingIdentities
-    public var revocations: [DesignationRevocation.Effect]
-    public var statusAttempts: [StatusAttempt]
-    public var manifests: [AuthorityManifest]
-    public var recentIdempotencyKeys: RecentIdempotencyKeys
+    /// Every device binding the ledger names so far — by a mandate, a received verdict or a write — with
+    /// its first identity, its last written bits (what Apple holds, as far as the log knows) and its
+    /// received verdicts (the evaluator's state for the replay).
+    public var bindings = BindingTable()
+    /// The identities of bindings several identities' mandates name (shown, never silent).
+    public var identities = BindingIdentities()
+    public var revocations: [DesignationRevocation.Effect] = []
+    /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
+    public var statusAttempts: [StatusAttempt] = []
+    public var manifests: [AuthorityManifest] = []
+    /// The idempotency keys of the last commits (the writer's retry window): a key names one batch in it.
+    public var recentIdempotencyKeys = RecentIdempotencyKeys()
 
     static let magic = "onym-ledger replay state 3"
 
-    public init(of state: ReplayState) {
-        bindings = state.bindings
-        identities = state.identities
-        revocations = state.revocations
-        statusAttempts = state.statusAttempts
-        manifests = state.manifests
-        recentIdempotencyKeys = state.recentIdempotencyKeys
-    }
-
-    /// Puts the maps into `state`.
-    func restore(into state: inout ReplayState) {
-        state.bindings = bindings
-        state.identities = identities
-        state.revocations = revocations
-        state.statusAttempts = statusAttempts
-        state.manifests = manifests
-        state.recentIdempotencyKeys = recentIdempotencyKeys
-    }
+    /// The maps of a ledger with no commits.
+    public init() {}
 
     /// The maps the files at `paths` hold for `tip`; nil when either is missing, stale or damaged.
     public static func load(from paths: Paths, tip: ObjectID) -> ReplayMaps? {

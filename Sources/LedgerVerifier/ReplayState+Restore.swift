@@ -15,11 +15,15 @@ extension ReplayState {
         return state
     }
 
-    /// Rebuilds the replay state as of `commit` from its tree, its trailers and (when given) the checkpoint.
+    /// Rebuilds the replay state as of `commit`: what the commit states itself (descriptor, signers, log
+    /// position, checkpoint) from its tree and trailers; what the history folded to from the checkpoint when
+    /// given, else by the fold's own parts (``fold(_:receiptFact:)``, ``fold(_:)``) run over the records the
+    /// tree stores, in the order the ledger stored them — the references of each receipt found through the
+    /// one lookup (`RecordLookup`, by way of the snapshot).
     mutating func restore(
         _ summary: inout VerificationSummary, at commit: ObjectID, repository: Repository, checkpoint: Checkpoint?
     ) throws {
-        var state = self
+        var state = ReplayState(trustRoot: trustRoot, now: now)
         defer { self = state }
         // Which batch stores each record: the checkpoint's index, else listed from the batch folders' trees
         // (names only, contents unread) — which a rebuild without the checkpoint's maps reads anyway.
@@ -29,112 +33,79 @@ extension ReplayState {
                 kind: .unreadable, description: "\(commit.short) is not a ledger commit to resume from")
         }
         state.descriptor = try snapshot.descriptor()
-        // The keys a handover may not go back to: the checkpoint's, else read from the history's descriptors.
-        state.retiredLogs =
-            try checkpoint?.retiredLogs
-            ?? LogKeyHistory.keys(repository, endingAt: commit).dropLast().compactMap(\.key)
         state.signers = try snapshot.allowedSigners()
         state.previous = commit
         state.previousTime = snapshot.commit.time
         state.logSize = trailers.logSize
         state.logHead = trailers.logHead
-        state.records = snapshot.index
-        if let checkpoint {
-            state.commitsSeen = checkpoint.commits
-            state.profilePlatform = checkpoint.profilePlatform
-            state.lastWriteTime = checkpoint.lastWriteTime
-            summary.commits = checkpoint.commits
-            summary.recordsByKind = checkpoint.recordsByKind
-            summary.logHandovers = checkpoint.logHandovers
-            summary.signaturesChecked = checkpoint.signaturesChecked
-            summary.firstCommitTime = checkpoint.firstCommitTime
-        } else if let profile = state.descriptor?.profile {
-            // The commit counts come from the caller's chain.
-            state.profilePlatform = (try? snapshot.decodable(EnforcementProfile.self, profile))?.platform
-        }
-        summary.lastCommitTime = snapshot.commit.time
-        state.log = try checkpoint?.transparencyLog ?? Self.transparencyLog(at: commit, repository: repository)
         state.checkpointBody = try snapshot.checkpointBody()
-        if let maps = checkpoint?.maps {
-            maps.restore(into: &state)
-            return
+        state.records = snapshot.index
+        summary.lastCommitTime = snapshot.commit.time
+        if checkpoint?.maps == nil {
+            try state.foldRecords(of: snapshot, logSize: trailers.logSize)
+            state.maps.recentIdempotencyKeys = try RecentIdempotencyKeys.read(endingAt: commit, repository: repository)
         }
-        state.recentIdempotencyKeys = try RecentIdempotencyKeys.read(endingAt: commit, repository: repository)
-        // Without the maps: every binding's identity, last write and facts, from the tree.
-        var records: [String: BindingRecord] = [:]
-        state.identities = BindingIdentities()
-        for mandate in try snapshot.all(Mandate.self) {
-            state.identities.add(mandate, first: &records[mandate.deviceBinding, default: BindingRecord()].identity)
+        if let checkpoint {
+            checkpoint.restore(into: &state, summary: &summary)
+            if checkpoint.transparencyLog == nil {
+                state.log = try Self.transparencyLog(at: commit, repository: repository)
+            }
+        } else {
+            (state.log, state.commitsSeen) = try Self.rehashedLog(at: commit, repository: repository)
+            // The keys a handover may not go back to, read from the history's descriptors.
+            state.retiredLogs = try LogKeyHistory.keys(repository, endingAt: commit).dropLast().compactMap(\.key)
         }
-        for (binding, bits) in try snapshot.lastWrittenBits(upTo: trailers.logSize) {
-            records[binding, default: BindingRecord()].lastWritten = bits
-        }
-        for (binding, facts) in try Self.receivedVerdicts(in: snapshot) {
-            records[binding, default: BindingRecord()].facts = facts
-        }
-        state.bindings = BindingTable(records)
-        state.manifests = try snapshot.all(AuthorityManifest.self)
-        state.statusAttempts = try snapshot.all(StatusAttempt.self)
-        state.revocations = try snapshot.all(RevocationDetermination.self).map(\.effect)
     }
 
-    /// Every receipted verdict at the snapshot's commit, as evaluator facts by device binding (the replay's
-    /// state when a run resumes without the checkpoint's replay part).
-    private static func receivedVerdicts(in snapshot: LedgerSnapshot) throws -> [String: [VerdictFact]] {
-        // Each kind listed once from its trees (name → object), then read by id: no path lookups.
-        func listing(_ kind: any StoredRecord.Type) throws -> [String: ObjectID] {
-            var ids: [String: ObjectID] = [:]
-            for entry in try snapshot.entries(kind) { ids[entry.name] = entry.id }
-            return ids
-        }
-        let repository = snapshot.repository
-        let verdictIDs = try listing(Verdict.self)
-        var mandateIDs: [String: ObjectID]?
-        var manifestIDs: [String: ObjectID]?
-        func read(_ id: ObjectID?) throws -> [UInt8]? {
-            try id.map { (id: ObjectID) throws(GitError) in try repository.readBlob(id, limit: Limits.maxRecordBytes) }
-        }
-        var facts: [String: [VerdictFact]] = [:]
-        var mandates: [ContentAddress: Mandate] = [:]
-        var manifests: [ContentAddress: AuthorityManifest] = [:]
-        for receipt in try snapshot.all(VerdictReceipt.self) {
-            guard let verdictBytes = try read(verdictIDs[receipt.verdictRef.hex + ".json"]) else { continue }
-            let verdict = try Verdict(json: try CanonicalJSON.parse(verdictBytes))
-            if mandates[verdict.mandateRef] == nil {
-                if mandateIDs == nil { mandateIDs = try listing(Mandate.self) }
-                if let mandateBytes = try read(mandateIDs![verdict.mandateRef.hex + ".json"]) {
-                    mandates[verdict.mandateRef] = try Mandate(json: try CanonicalJSON.parse(mandateBytes))
-                }
-            }
-            guard let mandate = mandates[verdict.mandateRef] else { continue }
-            if manifests[mandate.manifestHash] == nil {
-                if manifestIDs == nil { manifestIDs = try listing(AuthorityManifest.self) }
-                if let manifestBytes = try read(manifestIDs![mandate.manifestHash.hex + ".json"]) {
-                    manifests[mandate.manifestHash] = try AuthorityManifest(rawBytes: manifestBytes)
-                }
-            }
-            guard
-                let fact = executedFact(
-                    verdict, receivedAt: receipt.receivedAt, mandate: mandate, manifest: manifests[mandate.manifestHash]
-                )
+    /// Runs the fold's parts over every record the snapshot's tree stores of the kinds they read, in batch
+    /// order (each commit's records are one batch: the order the fold met them), and over the write log's
+    /// first `logSize` entries.
+    private mutating func foldRecords(of snapshot: LedgerSnapshot, logSize: Int64) throws {
+        maps = ReplayMaps()
+        for file in try snapshot.batchFiles() {
+            guard case .record(let kind, _) = file.meaning, Self.foldedKinds.contains(where: { $0 == kind }),
+                let record = try snapshot.record(in: file)
             else { continue }
-            facts[fact.deviceBinding, default: []].append(fact)
+            let fact = try (record as? VerdictReceipt).map { (receipt) throws(GitError) in
+                try Self.fact(for: receipt, in: snapshot)
+            }
+            fold(record, receiptFact: fact ?? nil)
         }
-        return facts
+        for entry in try snapshot.logEntries(upTo: logSize) { fold(entry) }
+    }
+
+    /// The evaluator's fact of a stored receipt's verdict: the verdict, its mandate and the mandate's
+    /// manifest found through the snapshot's lookup (a file that does not decode counts as absent, as in
+    /// the fold), then ``executedFact(_:receivedAt:mandate:manifest:)``.
+    private static func fact(for receipt: VerdictReceipt, in snapshot: LedgerSnapshot) throws(GitError)
+        -> VerdictFact?
+    {
+        guard let verdict = try snapshot.decodable(Verdict.self, receipt.verdictRef),
+            let mandate = try snapshot.decodable(Mandate.self, verdict.mandateRef)
+        else { return nil }
+        return executedFact(
+            verdict, receivedAt: receipt.receivedAt, mandate: mandate,
+            manifest: try snapshot.decodable(AuthorityManifest.self, mandate.manifestHash))
     }
 
     /// The transparency log's right edge at `commit`, re-hashed from every file every commit up to it added
     /// or changed (`LedgerLog`): resuming without a checkpoint that holds it.
     static func transparencyLog(at commit: ObjectID, repository: Repository) throws -> CompactRange {
+        try rehashedLog(at: commit, repository: repository).log
+    }
+
+    /// ``transparencyLog(at:repository:)``, and the number of commits up to `commit` (one history walk).
+    static func rehashedLog(at commit: ObjectID, repository: Repository) throws -> (log: CompactRange, commits: Int) {
         var range = CompactRange()
         var parentTree: ObjectID?
-        for id in try repository.history(from: commit) {
+        let history = try repository.history(from: commit)
+        for id in history {
             let tree = try repository.commit(id).tree
             for entry in LedgerLog.entries(of: try repository.loggedFiles(from: parentTree, to: tree)) {
                 range.append(Merkle.leafHash(entry))
             }
             parentTree = tree
         }
-        return range
+        return (range, history.count)
     }
 }

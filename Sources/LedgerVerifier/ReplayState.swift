@@ -2,7 +2,7 @@ public import LedgerFormat
 public import LedgerStore
 
 /// What the commits before the current one established: the state each policy judges a commit against.
-public struct ReplayState: Sendable {
+public struct ReplayState: Sendable, Equatable {
     public let trustRoot: TrustRoot
     /// The time verification runs at (`--at`): no commit may claim a later time.
     public internal(set) var now: Instant
@@ -18,19 +18,12 @@ public struct ReplayState: Sendable {
     public var signers: AllowedSigners?
     public var logSize: Int64 = 0
     public var logHead = WriteLogEntry.genesis
-    /// Every device binding the ledger names so far — by a mandate, a received verdict or a write — with
-    /// its first identity, its last written bits (what Apple holds, as far as the log knows) and its
-    /// received verdicts (the evaluator's state for the replay).
-    public var bindings = BindingTable()
-    /// The identities of bindings several identities' mandates name (shown, never silent).
-    public var identities = BindingIdentities()
+    /// The part of the state that grows with the ledger — every binding's record, shared identities,
+    /// revocation effects, status attempts, manifests, the retry window — held once, as the files beside a
+    /// checkpoint keep it (``ReplayMaps``).
+    public var maps = ReplayMaps()
     public var profilePlatform: String?
-    public var revocations: [DesignationRevocation.Effect] = []
-    /// The latest `recordedAt` of a successful write.
     public var lastWriteTime: Instant?
-    /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
-    public var statusAttempts: [StatusAttempt] = []
-    public var manifests: [AuthorityManifest] = []
     /// Which batch stores each record so far: how the next commits' references are found, and how a
     /// second copy of a record is recognized (format version 2).
     public var records = RecordIndex()
@@ -38,8 +31,6 @@ public struct ReplayState: Sendable {
     public var log = CompactRange()
     /// The body (origin, size, root) of the checkpoint in force: what a witness's cosignature must sign.
     public var checkpointBody: String?
-    /// The idempotency keys of the last commits (the writer's retry window): a key names one batch in it.
-    public var recentIdempotencyKeys = RecentIdempotencyKeys()
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -47,19 +38,19 @@ public struct ReplayState: Sendable {
     }
 
     /// Whether a mandate so far names `binding`.
-    public func isMandated(_ binding: String) -> Bool { bindings[binding]?.isMandated ?? false }
+    public func isMandated(_ binding: String) -> Bool { maps.bindings[binding]?.isMandated ?? false }
 
     /// The verdicts about `binding` received so far, as the evaluator's facts.
-    public func facts(of binding: String) -> [VerdictFact] { bindings[binding]?.facts ?? [] }
+    public func facts(of binding: String) -> [VerdictFact] { maps.bindings[binding]?.facts ?? [] }
 
     /// The bits of `binding`'s last successful write so far.
-    public func lastWritten(of binding: String) -> DeviceBits? { bindings[binding]?.lastWritten }
+    public func lastWritten(of binding: String) -> DeviceBits? { maps.bindings[binding]?.lastWritten }
 
     /// Changes `binding`'s record (a new one when the ledger has not named it before).
     mutating func update(_ binding: String, _ change: (inout BindingRecord) -> Void) {
-        var record = bindings[binding] ?? BindingRecord()
+        var record = maps.bindings[binding] ?? BindingRecord()
         change(&record)
-        bindings.set(binding, record)
+        maps.bindings.set(binding, record)
     }
 
     /// Whether `key` may sign the next commit.
@@ -133,20 +124,8 @@ public struct ReplayState: Sendable {
                 signers = value
             case .success(.checkpoint(let note)):
                 checkpointBody = note.text
-            case .success(.record(let mandate as Mandate)):
-                var record = bindings[mandate.deviceBinding] ?? BindingRecord()
-                identities.add(mandate, first: &record.identity)
-                bindings.set(mandate.deviceBinding, record)
-            case .success(.record(let manifest as AuthorityManifest)):
-                manifests.append(manifest)
-            case .success(.record(let attempt as StatusAttempt)):
-                statusAttempts.append(attempt)
-            case .success(.record(let revocation as RevocationDetermination)):
-                revocations.append(revocation.effect)
-            case .success(.record(is VerdictReceipt)):
-                if let fact = Self.fact(for: file) { update(fact.deviceBinding) { $0.facts.append(fact) } }
-            case .success(.record(let profile as EnforcementProfile)):
-                if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
+            case .success(.record(let record)):
+                fold(record, receiptFact: record is VerdictReceipt ? Self.fact(for: file) : nil)
             default:
                 break
             }
@@ -154,16 +133,50 @@ public struct ReplayState: Sendable {
         // The log advances by the entries that continue it, in order; the chain policy reports the rest.
         let position = Self.logPosition(after: step, size: logSize, head: logHead)
         for entry in step.files.compactMap(\.entry) where entry.sequence > logSize && entry.sequence <= position.size {
-            if entry.succeeded {
-                update(entry.deviceBinding) {
-                    $0.lastWritten = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
-                }
-                lastWriteTime = max(lastWriteTime ?? entry.recordedAt, entry.recordedAt)
-            }
+            fold(entry)
         }
         logSize = position.size
         logHead = position.head
         for leaf in step.leafHashes { log.append(leaf) }
-        recentIdempotencyKeys.advance(step.trailers?.idempotencyKey)
+        maps.recentIdempotencyKeys.advance(step.trailers?.idempotencyKey)
+    }
+
+    // MARK: - The fold's parts (the fold of a commit and the rebuild from a tree run the same ones)
+
+    /// The stored kinds ``fold(_:receiptFact:)`` reads: the rebuild from a tree reads only these.
+    static let foldedKinds: [any StoredRecord.Type] = [
+        EnforcementProfile.self, AuthorityManifest.self, Mandate.self, VerdictReceipt.self, StatusAttempt.self,
+        RevocationDetermination.self,
+    ]
+
+    /// What one stored record adds to the state, in the order the ledger stores them. `receiptFact` is the
+    /// evaluator's fact of a receipt's verdict (``executedFact(_:receivedAt:mandate:manifest:)``), nil when it
+    /// is not executed.
+    mutating func fold(_ record: any StoredRecord, receiptFact: VerdictFact?) {
+        switch record {
+        case let mandate as Mandate:
+            var binding = maps.bindings[mandate.deviceBinding] ?? BindingRecord()
+            maps.identities.add(mandate, first: &binding.identity)
+            maps.bindings.set(mandate.deviceBinding, binding)
+        case let manifest as AuthorityManifest:
+            maps.manifests.append(manifest)
+        case let attempt as StatusAttempt:
+            maps.statusAttempts.append(attempt)
+        case let revocation as RevocationDetermination:
+            maps.revocations.append(revocation.effect)
+        case is VerdictReceipt:
+            if let fact = receiptFact { update(fact.deviceBinding) { $0.facts.append(fact) } }
+        case let profile as EnforcementProfile:
+            if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
+        default:
+            break
+        }
+    }
+
+    /// What one write-log entry that continues the log adds: a successful write's bits and time.
+    mutating func fold(_ entry: WriteLogEntry) {
+        guard entry.succeeded else { return }
+        update(entry.deviceBinding) { $0.lastWritten = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned) }
+        lastWriteTime = max(lastWriteTime ?? entry.recordedAt, entry.recordedAt)
     }
 }

@@ -35,10 +35,10 @@ public final class VerifiedHistory {
         self.snapshot = snapshot
         tip = snapshot.tip
         descriptor = state.descriptor
-        bindingTable = state.bindings
+        bindingTable = state.maps.bindings
         lastWriteTime = state.lastWriteTime
         logSize = state.logSize
-        revocations = state.revocations
+        revocations = state.maps.revocations
     }
 
     // MARK: - Lookups at the verified tip

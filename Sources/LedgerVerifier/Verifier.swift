@@ -164,7 +164,7 @@ public enum Verifier {
         summary.interface = state.descriptor?.interface
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
-        summary.sharedBindings = state.identities.shared
+        summary.sharedBindings = state.maps.identities.shared
         summary.transparencyLog = state.descriptor?.log.map { ($0, state.log.size, state.log.root) }
         if !options.witnesses.isEmpty {
             failures += Witness.quorumFindings(

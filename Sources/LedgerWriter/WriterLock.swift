@@ -5,20 +5,28 @@ import LedgerStore
     import Glibc
 #endif
 
-/// The writers' mutex: an exclusive `flock` on `<git dir>/onym-ledger-writer.lock`, held for a whole
-/// append or rotation. The kernel releases it when the holder exits or is killed, so a dead writer
+/// The writers' mutex: an exclusive `flock` on `<git dir>/onym-ledger-writer.lock`, held by an open
+/// ``Appender`` from `open` to `close`. The kernel releases it when the holder exits or is killed, so a dead writer
 /// never blocks the next one (docs/DECISIONS.md, "A killed writer never blocks the next").
 ///
 /// Ledger refs are written only by onym-ledger's writers, each under this lock; so once the lock is
 /// held, a ref lock file (`refs/heads/main.lock`, `packed-refs.lock`) can only be a dead writer's, and
 /// is removed. A lock held by a live writer is waited for, then reported with the holder's pid.
-enum WriterLock {
+final class WriterLock {
     static let fileName = "onym-ledger-writer.lock"
     /// How long a writer waits for another live writer (`ONYM_LEDGER_LOCK_TIMEOUT_SECONDS` overrides).
     static let defaultTimeoutSeconds = 60.0
 
-    /// Runs `body` holding the lock of the repository whose git directory is `gitDirectory`.
-    static func holding<T>(gitDirectory: String, _ body: () throws(AppendError) -> T) throws(AppendError) -> T {
+    /// The lock file's descriptor while held; -1 once released.
+    private var fd: Int32
+
+    private init(fd: Int32) { self.fd = fd }
+
+    deinit { release() }
+
+    /// Takes the lock of the repository whose git directory is `gitDirectory` (waiting for a live holder up
+    /// to the timeout), and removes the ref lock files a killed writer left; held until ``release()``.
+    static func acquire(gitDirectory: String) throws(AppendError) -> WriterLock {
         let path = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + fileName
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -26,7 +34,7 @@ enum WriterLock {
                 source: gitDirectory, rule: "writer.lock",
                 reason: "cannot open the writer lock \(path): \(String(cString: strerror(errno)))")
         }
-        defer { close(fd) }  // closing the descriptor releases the flock
+        let lock = WriterLock(fd: fd)  // released (the descriptor closed) if taking it fails
         let deadline = monotonicSeconds() + timeoutSeconds()
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, monotonicSeconds() < deadline else {
@@ -41,7 +49,14 @@ enum WriterLock {
         _ = ftruncate(fd, 0)
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
         recoverStaleRefLocks(gitDirectory)
-        return try body()
+        return lock
+    }
+
+    /// Releases the lock: closing the descriptor releases the flock. Does nothing the second time.
+    func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
     }
 
     /// Removes ref lock files a killed writer left (only ever called with the writer lock held).

@@ -15,7 +15,7 @@ import LedgerVerifier
 /// small part — the replay maps (``ReplayMaps``: `onym-ledger-writer-replay.state` for the shared
 /// identities, revocations, attempts and manifests, `onym-ledger-writer-bindings.table` and its `.delta` for
 /// every binding's record), and the record index (`onym-ledger-writer-records.table` and its `.delta`).
-/// Written when the appending process exits (``ReplayStateCache``). A cache of the writer's own results: used
+/// Written when an ``Appender`` closes. A cache of the writer's own results: used
 /// only when they all name the current tip, rebuilt when missing, stale or unreadable, written without fsync
 /// (a lost write only costs the next append a rebuild), and never read by the verifier, which keeps its own.
 enum WriterStateFile {

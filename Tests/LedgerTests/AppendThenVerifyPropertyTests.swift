@@ -114,13 +114,17 @@ struct AppendThenVerifyPropertyTests {
             do {
                 if input == .rotation {
                     let add = Ed25519.PrivateKey(seed: FixtureSeed.labelled("rotation-\(step)"))!.publicKey
-                    _ = try Ledger.rotateSigners(
-                        path: path, signingKey: FixtureLedger.signer2, add: [add], remove: [],
-                        at: Instant(seconds: at), logKey: FixtureLedger.signer1, now: Instant(seconds: now))
+                    _ = try Appender.with(path) {
+                        try $0.rotateSigners(
+                            signingKey: FixtureLedger.signer2, add: [add], remove: [],
+                            at: Instant(seconds: at), logKey: FixtureLedger.signer1, now: Instant(seconds: now))
+                    }
                 } else {
-                    let result = try Ledger.append(
-                        path: path, items: run.items(input, at: at), signingKey: FixtureLedger.signer2,
-                        at: Instant(seconds: at), logKey: FixtureLedger.signer1, now: Instant(seconds: now))
+                    let result = try Appender.with(path) {
+                        try $0.append(
+                            items: run.items(input, at: at), signingKey: FixtureLedger.signer2,
+                            at: Instant(seconds: at), logKey: FixtureLedger.signer1, now: Instant(seconds: now))
+                    }
                     printed = result.conductFindings
                 }
             } catch {

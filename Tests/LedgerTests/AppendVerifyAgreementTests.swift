@@ -337,8 +337,10 @@ struct AppendVerifyAgreementTests {
             for (name, bytes, signature) in testCase.inputs() {
                 items.append(try BatchImporter.read(bytes, source: name, detachedSignature: signature))
             }
-            let result = try Ledger.append(
-                path: ledger, items: items, signingKey: FixtureLedger.signer2, at: at, logKey: FixtureLedger.signer1)
+            let appender = try Appender.open(ledger)
+            defer { appender.close() }
+            let result = try appender.append(
+                items: items, signingKey: FixtureLedger.signer2, at: at, logKey: FixtureLedger.signer1)
             #expect(testCase.expected == .loggedWithConductFinding, "\(attack.name): append accepted it")
             #expect(
                 result.conductFindings.map(\.policy).contains(attack.policy),

@@ -24,9 +24,9 @@ struct RetryContractTests {
         #expect(window.distance(of: "req-2") == 1)
         #expect(window.slots.count == 256)
         var state = ReplayState(trustRoot: TrustRoot(), now: Instant(seconds: 0))
-        state.recentIdempotencyKeys = window
+        state.maps.recentIdempotencyKeys = window
         let tip = ObjectID(rawBytes: [UInt8](repeating: 9, count: 20))!
-        let bytes = ReplayMaps(of: state).smallFileBytes(tip: tip)
+        let bytes = state.maps.smallFileBytes(tip: tip)
         #expect(ReplayMaps(smallFile: bytes, tip: tip)?.recentIdempotencyKeys == window)
     }
 

@@ -60,15 +60,17 @@ struct VerifierCLITests {
         #expect(!FileManager.default.fileExists(atPath: ledger + "/onym-ledger"))
         #expect(runProcess("git", ["--git-dir", ledger, "for-each-ref"]).stdout.split(separator: "\n").count == 1)
 
-        _ = try Ledger.append(
-            path: ledger,
-            items: [
-                FixtureLedger.writes([
-                    ("2026-08-13T00:00:00Z", 2, try Verdict(json: FixtureLedger.verdicts[2]).ref.hex, false, false)
-                ])
-            ],
-            signingKey: FixtureLedger.signer2, at: Instant.parse("2026-08-13T01:00:00Z")!, logKey: FixtureLedger.signer1
-        )
+        _ = try Appender.with(ledger) {
+            try $0.append(
+                items: [
+                    FixtureLedger.writes([
+                        ("2026-08-13T00:00:00Z", 2, try Verdict(json: FixtureLedger.verdicts[2]).ref.hex, false, false)
+                    ])
+                ],
+                signingKey: FixtureLedger.signer2, at: Instant.parse("2026-08-13T01:00:00Z")!,
+                logKey: FixtureLedger.signer1
+            )
+        }
         let second = CLI.run(["verify", ledger, "--at", "2026-09-01T00:00:00Z", "--json"] + state)
         #expect(second.status == 0, "\(second.stdout) \(second.stderr)")
         let summary = try #require(json(second.stdout)["summary"] as? [String: Any])

@@ -21,10 +21,10 @@ struct WriterStateTests {
         var state = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
         var summary = VerificationSummary()
         try state.restore(&summary, at: tip, repository: repository, checkpoint: nil)
-        let records = state.bindings.dictionary()
+        let records = state.maps.bindings.dictionary()
         #expect(records.values.reduce(0) { $0 + $1.facts.count } == 302)
         #expect(records.values.filter(\.isMandated).count == 73)
-        var maps = ReplayMaps(of: state)
+        var maps = state.maps
         // The example's bindings each have one identity: add one two identities share.
         let at = Instant.parse("2026-08-01T00:00:00.5Z")!
         maps.identities = BindingIdentities(shared: [
@@ -39,9 +39,9 @@ struct WriterStateTests {
         #expect(decoded.bindings.dictionary() == records)
         #expect(decoded.identities == maps.identities)
         #expect(decoded.identities.shared.count == 1)
-        #expect(decoded.revocations == state.revocations)
-        #expect(decoded.statusAttempts.map(\.ref) == state.statusAttempts.map(\.ref))
-        #expect(decoded.manifests.map(\.rawBytes) == state.manifests.map(\.rawBytes))
+        #expect(decoded.revocations == state.maps.revocations)
+        #expect(decoded.statusAttempts.map(\.ref) == state.maps.statusAttempts.map(\.ref))
+        #expect(decoded.manifests.map(\.rawBytes) == state.maps.manifests.map(\.rawBytes))
         let parent = try #require(try repository.commit(tip).parents.first)
         #expect(ReplayMaps.load(from: paths, tip: parent) == nil)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: paths.small)))
@@ -54,8 +54,8 @@ struct WriterStateTests {
         checkpoint.maps = ReplayMaps.load(from: paths, tip: tip)
         let resumed = try ReplayState.resumed(
             at: tip, from: checkpoint, repository: repository, trustRoot: TrustRoot(), now: state.now)
-        #expect(resumed.bindings.dictionary() == records)
-        #expect(resumed.identities == maps.identities)
+        #expect(resumed.maps.bindings.dictionary() == records)
+        #expect(resumed.maps.identities == maps.identities)
     }
 
     /// The record index files round-trip the example's index (every record of its 73 mandates, 302 verdicts

@@ -23,6 +23,26 @@ public struct LedgerDescriptor: Sendable, Equatable {
         public var json: JSONObject {
             JSONObject([("teamId", .string(teamId)), ("apps", .array(apps.map { .string($0) }))])
         }
+
+        /// The first rule of an account scope a vendor states (`init`'s `--team-id` and `--app`) that
+        /// `teamId` and `apps` break — the rules the decoder holds `appleAccount` to.
+        public enum Violation: Error, Equatable, Sendable {
+            /// A team without apps, or apps without a team: the scope is a team and every app in it.
+            case unpaired
+            /// Not an Apple team id (``LedgerDescriptor/isAppleTeamId(_:)``).
+            case teamId(String)
+            /// Not a bundle identifier (``LedgerDescriptor/isBundleIdentifier(_:)``).
+            case app(String)
+        }
+
+        /// The account scope of `teamId` and `apps`, nil when neither is given.
+        public static func checked(teamId: String?, apps: [String]) throws(Violation) -> AppleAccount? {
+            guard (teamId == nil) == apps.isEmpty else { throw .unpaired }
+            guard let teamId else { return nil }
+            guard LedgerDescriptor.isAppleTeamId(teamId) else { throw .teamId(teamId) }
+            for app in apps where !LedgerDescriptor.isBundleIdentifier(app) { throw .app(app) }
+            return AppleAccount(teamId: teamId, apps: apps)
+        }
     }
 
     /// A rotated per-authority countersigning key (epoch ≥ 1).

@@ -1,6 +1,6 @@
 /// An authority manifest (reference §3.2), kept as the **exact bytes** the user consented to:
 /// `manifestHash` is SHA-256 over those bytes, whitespace included, never a canonical form.
-public struct AuthorityManifest: Sendable {
+public struct AuthorityManifest: Sendable, Equatable {
     public enum AppealEffect: String, Sendable {
         case suspensive
         case nonSuspensive = "non-suspensive"
@@ -95,5 +95,12 @@ public struct AuthorityManifest: Sendable {
             signature = decoded
         }
         return operatorKey.isValidSignature(signature, for: rawBytes) ? .valid : .invalid
+    }
+}
+
+extension AuthorityManifest {
+    /// Two manifests are equal when their bytes are: everything else is read from them.
+    public static func == (left: AuthorityManifest, right: AuthorityManifest) -> Bool {
+        left.rawBytes == right.rawBytes
     }
 }

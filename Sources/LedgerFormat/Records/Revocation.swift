@@ -27,7 +27,7 @@ extension SignedLedgerRecord {
 
 /// One signed status attempt of the interface to an authority (signed with the interface's
 /// countersigning key for that authority).
-public struct StatusAttempt: SignedLedgerRecord {
+public struct StatusAttempt: SignedLedgerRecord, Equatable {
     public static let fields: Set<String> = [
         "attemptVersion", "interface", "authority", "attemptedAt", "answered",
         "answeredAt", "signature",

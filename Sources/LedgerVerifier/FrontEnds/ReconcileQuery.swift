@@ -95,10 +95,3 @@ public struct ReconcileQuery: Sendable {
         return Report(at: at, rows: rows, conductFindingCount: ledger.conductFindings.count)
     }
 }
-
-extension String {
-    /// The string padded with spaces to at least `width` characters (for aligned human output).
-    package func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -7,7 +7,7 @@ public struct AuthorityIdentityPolicy: LedgerPolicy {
     public static let name = AuthorityIdentity.ruleName
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
-        var known = state.manifests
+        var known = state.maps.manifests
         var failures: [PolicyFailure] = []
         for file in step.files {
             guard let manifest = file.manifest else { continue }

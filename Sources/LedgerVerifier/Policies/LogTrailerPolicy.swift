@@ -20,7 +20,7 @@ public struct LogTrailerPolicy: LedgerPolicy {
             return [failure(step, "off the commit-message grammar (docs/FORMAT.md \"Commits\"): \(reason)")]
         }
         var failures: [PolicyFailure] = []
-        if let key = trailers.idempotencyKey, let distance = state.recentIdempotencyKeys.distance(of: key) {
+        if let key = trailers.idempotencyKey, let distance = state.maps.recentIdempotencyKeys.distance(of: key) {
             failures.append(
                 failure(
                     step, record: key,

@@ -11,8 +11,8 @@ public struct RevocationPolicy: LedgerPolicy {
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []
         let descriptor = state.descriptor(for: step)
-        let attempts = state.statusAttempts + step.files.compactMap(\.statusAttempt)
-        let manifests = state.manifests + step.files.compactMap(\.manifest)
+        let attempts = state.maps.statusAttempts + step.files.compactMap(\.statusAttempt)
+        let manifests = state.maps.manifests + step.files.compactMap(\.manifest)
         for file in step.files {
             let interface: String?
             let record: String

@@ -19,7 +19,7 @@ public struct WriteReplayPolicy: LedgerPolicy {
         for file in step.files {
             guard let entry = file.entry else { continue }
             let facts = state.facts(of: entry.deviceBinding) + (newFacts[entry.deviceBinding] ?? [])
-            if let mismatch = WriteReplay.check(entry, facts: facts, revocations: state.revocations) {
+            if let mismatch = WriteReplay.check(entry, facts: facts, revocations: state.maps.revocations) {
                 failures.append(
                     failure(
                         step, path: file.path, record: "sequence \(entry.sequence)",

@@ -1,21 +1,22 @@
 internal import CLibgit2
-public import LedgerStore
+package import LedgerStore
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Low-level writes that bypass the ledger's rules. The verifier's tamper corpus uses them to build
-/// the malformed histories an attacker could publish; the writer never does.
+/// the malformed histories an attacker could publish; the writer never does. `package` access: the tests
+/// of this package use them; no library user can.
 extension Repository {
     /// A tree edit: put a blob (with any mode) or a subtree/gitlink id at a path, or remove a path.
-    public enum RawTreeEdit: Sendable {
+    package enum RawTreeEdit: Sendable {
         case upsert(path: String, id: ObjectID, mode: UInt32)
         case remove(path: String)
     }
 
     /// `base` (or the empty tree) with `edits` applied, allowing any mode (symlinks, gitlinks…).
     /// The corresponding C function is `git_tree_create_updated`.
-    public func rawUpdatedTree(base: ObjectID?, edits: [RawTreeEdit]) throws(GitError) -> ObjectID {
+    package func rawUpdatedTree(base: ObjectID?, edits: [RawTreeEdit]) throws(GitError) -> ObjectID {
         var baseTree: OpaquePointer?
         if var baseID = base?.raw {
             try GitError.check(git_tree_lookup(&baseTree, pointer, &baseID))
@@ -46,7 +47,7 @@ extension Repository {
 
     /// Writes an object of type `commit` with exactly these bytes (headers, signatures and message
     /// as given). The corresponding C function is `git_odb_write`.
-    public func writeRawCommit(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+    package func writeRawCommit(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
         try writeRawObject(bytes, type: GIT_OBJECT_COMMIT)
     }
 
@@ -64,7 +65,7 @@ extension Repository {
     }
 
     /// Points `name` at `target` unconditionally (a force-push, as an attacker would).
-    public func forceReference(_ name: String, to target: ObjectID) throws(GitError) {
+    package func forceReference(_ name: String, to target: ObjectID) throws(GitError) {
         var reference: OpaquePointer?
         var id = target.raw
         try GitError.check(git_reference_create(&reference, pointer, name, &id, 1, nil))
@@ -76,7 +77,7 @@ extension Repository {
     /// Writes a tree object with exactly these entries, unvalidated (names like `.git` or `..` that
     /// libgit2's tree builder refuses). Entries are sorted the way git sorts them.
     /// The corresponding C function is `git_odb_write`.
-    public func writeRawTree(_ entries: [(name: String, mode: UInt32, id: ObjectID)]) throws(GitError) -> ObjectID {
+    package func writeRawTree(_ entries: [(name: String, mode: UInt32, id: ObjectID)]) throws(GitError) -> ObjectID {
         let sorted = entries.sorted { a, b in
             let left = Array(a.name.utf8) + (a.mode == 0o040000 ? [0x2F] : [])
             let right = Array(b.name.utf8) + (b.mode == 0o040000 ? [0x2F] : [])
@@ -92,7 +93,7 @@ extension Repository {
     }
 
     /// Writes `bytes` as a tree object exactly as given (unsorted, duplicated, padded: anything).
-    public func writeRawTreeBytes(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+    package func writeRawTreeBytes(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
         try writeRawObject(bytes, type: GIT_OBJECT_TREE)
     }
 }

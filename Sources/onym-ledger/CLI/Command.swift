@@ -1,3 +1,4 @@
+import LedgerFormat
 import LedgerVerifier
 /// The CLI's exit codes (sysexits.h, as the README documents them).
 struct ExitCode: Equatable, Error {

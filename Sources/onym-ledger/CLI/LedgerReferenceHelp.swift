@@ -1,4 +1,4 @@
-import LedgerWriter
+import LedgerStore
 
 /// How `show` and `prove` document the references they take (``LedgerReference``), and how a failed
 /// look-up becomes an exit code.

@@ -104,8 +104,11 @@ extension OnymLedger {
             }
             let result: Ledger.AppendResult
             do {
-                result = try Ledger.append(
-                    path: ledger, items: items, signingKey: key, at: at, idempotencyKey: idempotencyKey, logKey: logKey)
+                // Open (the writer lock and the replay state), append, close (the state saved).
+                let appender = try Appender.open(ledger)
+                defer { appender.close() }
+                result = try appender.append(
+                    items: items, signingKey: key, at: at, idempotencyKey: idempotencyKey, logKey: logKey)
             } catch {
                 throw CLIError(error)
             }

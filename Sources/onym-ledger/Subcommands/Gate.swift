@@ -1,7 +1,6 @@
 import LedgerFormat
 import LedgerStore
 import LedgerVerifier
-import LedgerWriter
 
 extension OnymLedger {
     /// `gate`: the gate answer the backend (or the client) would give at time T.

@@ -50,21 +50,14 @@ extension OnymLedger {
         }
 
         func run() throws(CLIError) -> ExitCode {
-            let repository: Repository
-            let keys: [Ed25519.PublicKey]
+            let found: (gitDirectory: String, keys: [Ed25519.PublicKey])
             do {
-                repository = try Repository.open(clone)
-                var seen: [Ed25519.PublicKey] = []
-                let tip = try repository.referenceTarget("HEAD") ?? repository.referenceTarget(LedgerLayout.branch)
-                for version in try tip.map(repository.allowedSignersHistory) ?? [] {
-                    for key in version.signers.keys where !seen.contains(key) { seen.append(key) }
-                }
-                keys = seen
+                found = try LedgerKeys.everySigner(clone)
             } catch {
                 throw .data("\(clone): \(error)")
             }
-            let gitDirectory =
-                repository.gitDirectory.hasSuffix("/") ? repository.gitDirectory : repository.gitDirectory + "/"
+            let keys = found.keys
+            let gitDirectory = found.gitDirectory.hasSuffix("/") ? found.gitDirectory : found.gitDirectory + "/"
             let signersPath = gitDirectory + "onym-ledger-allowed-signers"
             let binary = Self.runningBinary
             do {
@@ -80,7 +73,7 @@ extension OnymLedger {
             ] {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["git", "--git-dir", repository.gitDirectory, "config", key, value]
+                process.arguments = ["git", "--git-dir", found.gitDirectory, "config", key, value]
                 do {
                     try process.run()
                     process.waitUntilExit()

@@ -83,16 +83,20 @@ extension OnymLedger {
             }
             let teamId = try arguments.option("--team-id")
             let apps = try arguments.options("--app")
-            guard (teamId == nil) == apps.isEmpty else {
-                throw .usage("--team-id and --app go together: the account scope is a team and every app in it")
-            }
-            if let teamId, !LedgerDescriptor.isAppleTeamId(teamId) {
-                throw .usage(
-                    "--team-id must be an Apple team id: 10 capital letters or digits, such as ONYMTEAM01; got '\(teamId)'"
-                )
-            }
-            for app in apps where !LedgerDescriptor.isBundleIdentifier(app) {
-                throw .usage("--app must be a bundle identifier such as app.onym.chat; got '\(app)'")
+            let account: LedgerDescriptor.AppleAccount?
+            do {
+                account = try .checked(teamId: teamId, apps: apps)
+            } catch {
+                switch error {
+                case .unpaired:
+                    throw .usage("--team-id and --app go together: the account scope is a team and every app in it")
+                case .teamId(let teamId):
+                    throw .usage(
+                        "--team-id must be an Apple team id: 10 capital letters or digits, such as ONYMTEAM01; got '\(teamId)'"
+                    )
+                case .app(let app):
+                    throw .usage("--app must be a bundle identifier such as app.onym.chat; got '\(app)'")
+                }
             }
             var root: Ed25519.PublicKey?
             var authorityKeys: [String: [LedgerDescriptor.EpochKey]] = [:]
@@ -142,7 +146,7 @@ extension OnymLedger {
             path = rest[0]
             descriptor = LedgerDescriptor(
                 ledgerId: ledgerId, interface: interface,
-                appleAccount: teamId.map { LedgerDescriptor.AppleAccount(teamId: $0, apps: apps) },
+                appleAccount: account,
                 interfaceRootKey: root, authorityKeys: authorityKeys)
             do {
                 _ = try LedgerDescriptor(json: descriptor.json)

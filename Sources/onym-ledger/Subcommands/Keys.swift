@@ -109,16 +109,9 @@ extension OnymLedger {
                 let signers: AllowedSigners
                 let logs: [(commit: ObjectID, key: NoteKey?)]
                 do {
-                    let repository = try Repository.open(ledger)
-                    guard let tip = try repository.referenceTarget(LedgerLayout.branch),
-                        let bytes = try repository.blob(at: LedgerLayout.allowedSignersPath, inCommit: tip)
-                    else {
-                        throw CLIError.data("\(ledger): no \(LedgerLayout.allowedSignersPath) at the tip; not a ledger")
-                    }
-                    signers = try AllowedSigners(text: String(decoding: bytes, as: UTF8.self))
-                    logs = try LogKeyHistory.keys(repository, endingAt: tip)
-                } catch let error as CLIError {
-                    throw error
+                    (signers, logs) = try LedgerKeys.current(ledger)
+                } catch .notALedger {
+                    throw .data("\(ledger): \(LedgerKeys.ReadError.notALedger)")
                 } catch {
                     throw .data("\(ledger): cannot read the allowed signers (\(error))")
                 }
@@ -161,8 +154,10 @@ extension OnymLedger {
                 return .success
             case .rotateLog(let key, let newLogKey, let origin, let at):
                 do {
-                    let (commit, log) = try Ledger.rotateLog(
-                        path: ledger, signingKey: key, newLogKey: newLogKey, origin: origin, at: at)
+                    let appender = try Appender.open(ledger)
+                    defer { appender.close() }
+                    let (commit, log) = try appender.rotateLog(
+                        signingKey: key, newLogKey: newLogKey, origin: origin, at: at)
                     Output.out("handed the log over at \(commit.short): checkpoints are now signed by \(log)")
                 } catch {
                     throw CLIError(error)
@@ -170,8 +165,10 @@ extension OnymLedger {
                 return .success
             case .rotate(let key, let logKey, let add, let remove, let at):
                 do {
-                    if let commit = try Ledger.rotateSigners(
-                        path: ledger, signingKey: key, add: add, remove: remove, at: at, logKey: logKey)
+                    let appender = try Appender.open(ledger)
+                    defer { appender.close() }
+                    if let commit = try appender.rotateSigners(
+                        signingKey: key, add: add, remove: remove, at: at, logKey: logKey)
                     {
                         Output.out("rotated signers at \(commit.short)")
                     } else {

@@ -1,6 +1,5 @@
 import LedgerFormat
 import LedgerStore
-import LedgerWriter
 
 extension OnymLedger {
     /// `log`: the ledger's batches, newest first.

@@ -2,7 +2,6 @@ import Foundation
 import LedgerFormat
 import LedgerStore
 import LedgerVerifier
-import LedgerWriter
 
 extension OnymLedger {
     /// `prove`: an inclusion proof for a record, or a consistency proof between two checkpoints.

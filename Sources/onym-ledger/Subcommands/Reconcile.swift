@@ -1,7 +1,6 @@
 import LedgerFormat
 import LedgerStore
 import LedgerVerifier
-import LedgerWriter
 
 extension OnymLedger {
     /// `reconcile`: the writes the backend would make at time T — a dry run.

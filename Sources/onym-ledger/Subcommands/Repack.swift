@@ -26,7 +26,9 @@ extension OnymLedger {
 
         func run() throws(CLIError) -> ExitCode {
             do {
-                let replaced = try Ledger.repack(path: ledger)
+                let appender = try Appender.open(ledger)
+                defer { appender.close() }
+                let replaced = try appender.repack()
                 Output.out("repacked \(ledger): \(replaced) packs replaced by one")
             } catch {
                 throw CLIError(error)

@@ -2,7 +2,6 @@ import Foundation
 import LedgerFormat
 import LedgerStore
 import LedgerVerifier
-import LedgerWriter
 
 extension OnymLedger {
     /// `verify`: the auditor's offline check of a whole ledger.

@@ -28,16 +28,17 @@ struct ClosedLoopTests {
         _ = try Ledger.initialize(
             path: path, descriptor: descriptor, signingKey: signer, at: Instant.parse("2026-02-01T00:00:00Z")!,
             profile: try EnforcementProfile(json: FixtureProfile.appleDeviceCheck))
-        _ = try Ledger.append(
-            path: path,
-            items: [
-                BatchItem(
-                    source: "manifest",
-                    content: .manifest(
-                        authority.manifest(),
-                        detachedSignature: authority.operatorKey.signature(for: authority.manifestBytes))),
-                BatchItem(source: "mandate", content: .record(FoldScenario.mandates["A"]!)),
-            ], signingKey: signer, at: Instant.parse("2026-02-02T00:00:00Z")!)
+        _ = try Appender.with(path) {
+            try $0.append(
+                items: [
+                    BatchItem(
+                        source: "manifest",
+                        content: .manifest(
+                            authority.manifest(),
+                            detachedSignature: authority.operatorKey.signature(for: authority.manifestBytes))),
+                    BatchItem(source: "mandate", content: .record(FoldScenario.mandates["A"]!)),
+                ], signingKey: signer, at: Instant.parse("2026-02-02T00:00:00Z")!)
+        }
     }
 
     static func verify(_ path: String) throws -> VerificationReport {
@@ -102,7 +103,7 @@ struct ClosedLoopTests {
                     writtenBits.insert(bits.description)
                 }
                 guard !items.isEmpty else { continue }
-                _ = try Ledger.append(path: path, items: items, signingKey: Self.signer, at: instant)
+                _ = try Appender.with(path) { try $0.append(items: items, signingKey: Self.signer, at: instant) }
                 lastInstant = instant
             }
             let report = try Self.verify(path)
@@ -117,12 +118,14 @@ struct ClosedLoopTests {
             let intended = DeviceFold.evaluate(known, at: at)
             var wrong = intended.bits
             wrong.banned.toggle()
-            _ = try Ledger.append(
-                path: path,
-                items: [
-                    BatchItem(
-                        source: "writes", content: .writeRequests([Self.write(at, wrong, by: intended.authorizedBy)]))
-                ], signingKey: Self.signer, at: at)
+            _ = try Appender.with(path) {
+                try $0.append(
+                    items: [
+                        BatchItem(
+                            source: "writes",
+                            content: .writeRequests([Self.write(at, wrong, by: intended.authorizedBy)]))
+                    ], signingKey: Self.signer, at: at)
+            }
             let rejected = try Self.verify(path)
             let sequence = report.summary.writeEntries + 1
             #expect(

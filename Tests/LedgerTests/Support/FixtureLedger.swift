@@ -76,7 +76,9 @@ struct FixtureLedger {
         func append(_ items: [BatchItem], _ time: String, _ key: Ed25519.PrivateKey) throws {
             commits.append(
                 try requireCommit(
-                    try Ledger.append(path: path, items: items, signingKey: key, at: at(time), logKey: signer1)))
+                    try Appender.with(path) {
+                        try $0.append(items: items, signingKey: key, at: at(time), logKey: signer1)
+                    }))
         }
         let manifest = authority.manifest()
         try append(
@@ -106,15 +108,19 @@ struct FixtureLedger {
                 ])
             ], "2026-08-10T02:00:00Z", signer1)
         commits.append(
-            try Ledger.rotateSigners(
-                path: path, signingKey: signer1, add: [signer2.publicKey], remove: [],
-                at: at("2026-08-11T00:00:00Z"))!)
+            try Appender.with(path) {
+                try $0.rotateSigners(
+                    signingKey: signer1, add: [signer2.publicKey], remove: [],
+                    at: at("2026-08-11T00:00:00Z"))
+            }!)
         try append(
             [writes([("2026-08-11T01:00:00Z", 0, verdictRefs[0], true, false)])], "2026-08-11T02:00:00Z", signer2)
         commits.append(
-            try Ledger.rotateSigners(
-                path: path, signingKey: signer2, add: [], remove: [signer1.publicKey],
-                at: at("2026-08-12T00:00:00Z"), logKey: signer1)!)
+            try Appender.with(path) {
+                try $0.rotateSigners(
+                    signingKey: signer2, add: [], remove: [signer1.publicKey],
+                    at: at("2026-08-12T00:00:00Z"), logKey: signer1)
+            }!)
         try append(
             [
                 writes([

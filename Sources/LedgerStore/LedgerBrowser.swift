@@ -1,6 +1,4 @@
 public import LedgerFormat
-public import LedgerStore
-import LedgerVerifier
 
 /// Read-only browsing of a ledger's batches, records and write entries (`log`, `show`).
 /// Nothing here verifies: it shows what the repository holds (`verify` judges it).

@@ -1,4 +1,4 @@
-public import LedgerFormat
+import LedgerFormat
 
 /// A name for something a ledger holds, as `show` and `prove` take it (README's verb table, `show --help`).
 ///

@@ -1,5 +1,4 @@
 public import LedgerFormat
-public import LedgerStore
 
 /// The log keys a ledger's descriptor declared over its history (docs/FORMAT.md, "Log handover"), read from
 /// the descriptor at each commit that changed it. Used where no verified state holds them: `keys list`, and a

@@ -110,7 +110,9 @@ struct WitnessSubmit: Sendable {
             let item = BatchItem(source: "witness submit", content: .cosignatures(cosigned))
             do {
                 let now = Instant(seconds: Int64(Date().timeIntervalSince1970))
-                let result = try Ledger.append(path: ledger, items: [item], signingKey: signingKey, at: now)
+                let appender = try Appender.open(ledger)
+                defer { appender.close() }
+                let result = try appender.append(items: [item], signingKey: signingKey, at: now)
                 commit = result.commit?.description
             } catch {
                 throw CLIError(error)

@@ -7,7 +7,7 @@
 # via pip), and only what is missing.
 
 SHELL := /bin/bash
-APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
+APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev libsqlite3-dev sqlite3 pkg-config git openssh-client python3 python3-pip \
   golang-go golang-golang-x-mod-dev python3-cryptography chromium
 SWIFT ?= swift
 BIN := .build/release/onym-ledger

@@ -37,13 +37,19 @@ public struct BackendStoreScript: Sendable {
 
     /// A script that starts with the schema (`withSchema`), or continues a store made earlier.
     public init(withSchema: Bool = true) {
-        if withSchema { statements.append(Self.schema) }
+        schemaPending = withSchema
     }
 
-    /// The statements so far as one transaction, and starts over (the next rows continue the same chain).
+    private var schemaPending: Bool
+
+    /// The statements so far as one transaction (after the schema, the first time: a store changes its
+    /// journal mode outside a transaction), and starts over; the next rows continue the same chain.
     public mutating func take() -> String {
-        defer { statements = [] }
-        return "BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;\n"
+        defer {
+            statements = []
+            schemaPending = false
+        }
+        return (schemaPending ? Self.schema : "") + "BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;\n"
     }
 
     /// A countersigned mandate as the backend stores it: `raw` is the request body, the user's signature

@@ -13,7 +13,7 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property docs report-screenshot
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property follow-crash docs report-screenshot
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -121,6 +121,14 @@ APPEND_SEED ?= 12345
 append-property: deps
 	ONYM_APPEND_PROPERTY_STEPS=$(APPEND_STEPS) ONYM_APPEND_PROPERTY_SEED=$(APPEND_SEED) \
 	  $(SWIFT) test --filter AppendThenVerifyPropertyTests
+
+## follow killed with SIGKILL at seeded instants, long (make test runs 10 kills):
+##   make follow-crash FOLLOW_KILLS=100 FOLLOW_KILL_SEED=251727923
+FOLLOW_KILLS ?= 100
+FOLLOW_KILL_SEED ?= 251727923
+follow-crash: deps
+	ONYM_FOLLOW_KILLS=$(FOLLOW_KILLS) ONYM_FOLLOW_KILL_SEED=$(FOLLOW_KILL_SEED) \
+	  $(SWIFT) test --filter FollowCrashTests
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

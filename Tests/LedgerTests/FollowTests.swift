@@ -258,6 +258,14 @@ struct FollowTests {
         let pass = try Self.pass(result)
         #expect(pass["recoveriesNotImported"] == .integer(1))
         #expect(result.stderr.contains("1 recoveries rows not imported"), "\(result.stderr)")
+        // A write the backend then logs for the new binding names no mandate the ledger holds: refused by the
+        // ledger's own policy, visibly, until grants are a record kind (docs/DECISIONS.md).
+        setup.backend.script.write(
+            recordedAt: "2026-08-03T00:00:01Z", deviceBinding: "enrollment:device-9", authorizedBy: "reconciliation",
+            caseOpen: false, banned: false)
+        setup.flush()
+        Self.expectRefused(
+            setup.follow(), naming: ["MandateScopePolicy", "enrollment:device-9"], tip: setup.scenario.tip, setup)
     }
 
     /// A store that is not the reference schema, and a missing file, are refused (65) without creating it.

@@ -29,7 +29,9 @@ let package = Package(
             name: "LedgerWriter",
             dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "CLibgit2", "COpenSSL", "CZlib"]),
         // `follow`: mirrors a reference backend's SQLite store (read-only) into the ledger through the writer.
-        .target(name: "LedgerFollow", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "CSQLite"]),
+        .target(
+            name: "LedgerFollow",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter", "CSQLite"]),
         .executableTarget(
             name: "onym-ledger",
             dependencies: [

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerWriter
+import LedgerWriter
 
 /// One thing the store holds and the ledger does not yet: a mandate (with its manifest when attached), a
 /// verdict (with its manifest and its receipt), or a write-log row — at the time it happened in the backend.

@@ -1,6 +1,7 @@
 public import LedgerFormat
 public import LedgerStore
-public import LedgerWriter
+public import LedgerVerifier
+import LedgerWriter
 
 /// `follow`: mirrors a reference backend's store into the ledger, pass by pass.
 ///
@@ -46,7 +47,7 @@ public struct Follower: Sendable {
         public var logSize: Int64 = 0
         public var logHead = WriteLogEntry.genesis
         /// Conduct findings of the published batches (writes the rules do not authorize are still logged).
-        public var conductFindings: [PolicyFailureDescription] = []
+        public var conductFindings: [PolicyFailure] = []
 
         public var json: JSONObject {
             func counts(_ value: (mandates: Int, verdicts: Int, writes: Int)) -> JSONValue {
@@ -60,13 +61,10 @@ public struct Follower: Sendable {
                 ("commits", .array(commits.map { .string($0.hex) })), ("imported", counts(imported)),
                 ("alreadyImported", counts(alreadyImported)),
                 ("recoveriesNotImported", .integer(Int64(recoveriesNotImported))), ("logSize", .integer(logSize)),
-                ("logHead", .string(logHead)), ("conductFindings", .array(conductFindings.map { .string($0) })),
+                ("logHead", .string(logHead)), ("conductFindings", .array(conductFindings.map { .object($0.json) })),
             ])
         }
     }
-
-    /// A finding's one-line text.
-    public typealias PolicyFailureDescription = String
 
     public let options: Options
 
@@ -124,7 +122,7 @@ public struct Follower: Sendable {
             }
             result.logSize = appended.trailers.logSize
             result.logHead = appended.trailers.logHead
-            result.conductFindings += appended.conductFindings.map { "\($0)" }
+            result.conductFindings += appended.conductFindings
             published += batch.events.count
             progress(published, events.count)
         }

@@ -151,6 +151,35 @@ struct FollowTests {
         setup.expectVerifies()
     }
 
+    /// Write rows whose `recorded_at` runs backwards (the backend stamps a write before its transaction
+    /// commits, so the next sequence may carry the earlier second) stay in one batch even at one row a batch:
+    /// a cut between them would date the later row before its parent commit (docs/FORMAT.md "Time").
+    @Test func writesWhoseTimesRunBackwardsAreNotCutApart() throws {
+        var setup = Setup(devices: 1)
+        let binding = "enrollment:device-1"
+        for (offset, caseOpen) in [(20, false), (19, true), (21, false)] {
+            setup.backend.script.write(
+                recordedAt: setup.backend.clock.adding(seconds: Int64(offset)).rfc3339, deviceBinding: binding,
+                authorizedBy: "reconciliation", caseOpen: caseOpen, banned: false)
+        }
+        setup.flush()
+        let pass = try Self.pass(setup.follow(["--batch-size", "1"]))
+        #expect(pass["logHead"] == .string(setup.backend.script.head))
+        let verified = CLI.run(["verify", setup.scenario.ledger, "--trust", setup.scenario.signer + ".pub"])
+        #expect([0, 2].contains(verified.status), "\(verified.stdout)")
+        #expect(!verified.stdout.contains("TimeOrderPolicy"), "\(verified.stdout)")
+    }
+
+    /// A row dated before the ledger's tip cannot be published without backdating it: refused, naming it.
+    @Test func aRowDatedBeforeTheTipIsRefused() throws {
+        let setup = Setup(devices: 1)
+        setup.scenario.append(
+            [setup.scenario.file(setup.scenario.mandate(binding: "enrollment:other"))], at: "2026-09-01T00:00:00Z")
+        Self.expectRefused(
+            setup.follow(), naming: ["store.backdated", "verdicts ", "before the ledger's tip"],
+            tip: setup.scenario.tip, setup)
+    }
+
     /// A writer holding an open transaction (another process, WAL store) neither blocks the pass nor shows it
     /// rows it has not committed; once committed, the next pass imports them.
     @Test func aWriterMidTransactionIsNotSeenUntilItCommits() throws {

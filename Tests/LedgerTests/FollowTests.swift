@@ -343,6 +343,27 @@ struct FollowTests {
                 == FixtureInterface().countersigningKey(for: "onym:component:onym-authority", epoch: 2).publicKey)
     }
 
+    /// On a terminal (a pseudo-terminal from util-linux `script`) a pass shows a progress line on stderr;
+    /// piped, it shows none.
+    @Test func progressShowsOnATerminalOnly() throws {
+        func command(_ setup: Setup) -> [String] {
+            [
+                CLI.binary, "follow", setup.scenario.ledger, "--sqlite", setup.store.path, "--signing-key",
+                setup.scenario.signer, "--countersign-key", setup.seed, "--batch-size", "2",
+            ]
+        }
+        let piped = Setup(devices: 3)
+        let quiet = CLI.run(Array(command(piped).dropFirst()))
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(!quiet.stderr.contains("rows published"), "\(quiet.stderr)")
+        let shown = Setup(devices: 3)
+        let line = command(shown).map { "'\($0)'" }.joined(separator: " ")
+        let terminal = runProcess("script", ["-qec", line, "/dev/null"])
+        #expect(terminal.status == 0, "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("\rfollow: 2/11 rows published"), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("\rfollow: 11/11 rows published"), "\(terminal.stdout)")
+    }
+
     /// `follow --help` has its examples and exit codes; bad options are usage errors (64) that name the option.
     @Test func helpAndUsage() {
         let help = CLI.run(["follow", "--help"])

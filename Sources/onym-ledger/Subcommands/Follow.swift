@@ -138,6 +138,9 @@ extension OnymLedger {
             while true {
                 try onePass(follower)
                 guard let interval else { return .success }
+                // A long-running follower keeps its replay state on disk between passes, so that another
+                // writer's next append continues from it instead of rebuilding it.
+                Ledger.saveWriterState()
                 sleep(interval)
             }
         }

@@ -364,6 +364,36 @@ struct FollowTests {
         #expect(terminal.stdout.contains("\rfollow: 11/11 rows published"), "\(terminal.stdout)")
     }
 
+    /// `--interval` passes, prints each pass, and keeps running (killed here once its first pass is printed).
+    @Test func intervalModePassesAndKeepsRunning() throws {
+        let setup = Setup(devices: 2)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = [
+            "follow", setup.scenario.ledger, "--sqlite", setup.store.path, "--signing-key", setup.scenario.signer,
+            "--countersign-key", setup.seed, "--interval", "1h", "--json",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // read(2) returns what the pass printed, without waiting for the end of the stream (there is none).
+        var printed: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let count = read(output.fileHandleForReading.fileDescriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            printed += buffer.prefix(count)
+        }
+        #expect(process.isRunning)
+        // SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM among them.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let pass = try CanonicalJSON.parse(Array(printed.prefix { $0 != UInt8(ascii: "\n") }))
+        #expect(Self.count(pass, "imported", "mandates") == 2)
+        #expect(pass["logHead"] == .string(setup.backend.script.head))
+    }
+
     /// `follow --help` has its examples and exit codes; bad options are usage errors (64) that name the option.
     @Test func helpAndUsage() {
         let help = CLI.run(["follow", "--help"])

@@ -7,13 +7,13 @@
 # cryptography via pip when the python3 on PATH lacks them), and only what is missing.
 
 SHELL := /bin/bash
-APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev pkg-config git openssh-client python3 python3-pip \
-  golang-go golang-golang-x-mod-dev python3-cryptography chromium chromium-driver
+APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev libsqlite3-dev sqlite3 pkg-config git openssh-client \
+  python3 python3-pip golang-go golang-golang-x-mod-dev python3-cryptography chromium chromium-driver
 SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property docs report-screenshot fsck
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property follow-crash docs report-screenshot fsck
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -136,6 +136,14 @@ append-property: deps
 ## a writer rebuilds from the commit's tree, and the one resumed from a checkpoint, equal the fold's.
 fsck: deps
 	ONYM_FSCK_STRIDE=1 $(SWIFT) test --filter ReplayStateFsckTests
+
+## follow killed with SIGKILL at seeded instants, long (make test runs 10 kills):
+##   make follow-crash FOLLOW_KILLS=100 FOLLOW_KILL_SEED=251727923
+FOLLOW_KILLS ?= 100
+FOLLOW_KILL_SEED ?= 251727923
+follow-crash: deps
+	ONYM_FOLLOW_KILLS=$(FOLLOW_KILLS) ONYM_FOLLOW_KILL_SEED=$(FOLLOW_KILL_SEED) \
+	  $(SWIFT) test --filter FollowCrashTests
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

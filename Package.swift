@@ -10,12 +10,14 @@ let package = Package(
         .library(name: "LedgerWriter", targets: ["LedgerWriter"]),
         .library(name: "LedgerVerifier", targets: ["LedgerVerifier"]),
         .library(name: "LedgerReport", targets: ["LedgerReport"]),
+        .library(name: "LedgerFollow", targets: ["LedgerFollow"]),
     ],
     targets: [
         .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         // Reading a ledger: the git repository (libgit2), durable files; no write code.
         .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib"]),
@@ -29,10 +31,15 @@ let package = Package(
         // C2SP tlog-witness over HTTP: the witness server (POSIX sockets) and the log's submission client.
         .target(
             name: "LedgerWitness", dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter"]),
+        // `follow`: mirrors a reference backend's SQLite store (read-only) into the ledger through the writer.
+        .target(
+            name: "LedgerFollow",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter", "CSQLite"]),
         .executableTarget(
             name: "onym-ledger",
             dependencies: [
                 "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
+                "LedgerFollow",
             ]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
@@ -45,7 +52,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
-                "LedgerTestSupport",
+                "LedgerTestSupport", "LedgerFollow",
             ],
             resources: [.copy("Vectors")]
         ),

@@ -5,8 +5,8 @@ import LedgerVerifier
 /// `onym-ledger <verb>`: a static-file, git-friendly ledger of Onym moderation enforcement.
 enum OnymLedger {
     static let verbs: [any Command.Type] = [
-        Init.self, Append.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self, Repack.self,
-        Inspect.self, Report.self, Export.self, Publish.self, Prove.self, CheckProof.self, Cosign.self,
+        Init.self, Append.self, Follow.self, Verify.self, Gate.self, Reconcile.self, Keys.self, Log.self, Show.self,
+        Repack.self, Inspect.self, Report.self, Export.self, Publish.self, Prove.self, CheckProof.self, Cosign.self,
         WitnessVerb.self, Textconv.self,
         GitSetup.self,
         Keygen.self,

@@ -92,27 +92,18 @@ struct WriterLockTests {
         var finishedBeforeTheKill = 0
         for (index, kill) in schedule.enumerated() {
             let (file, at) = Self.batch(scenario, second: index)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
             let key = ["--idempotency-key", "batch-\(index)"]
-            process.arguments =
-                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at] + key + [file]
-            if case .atStep(let step) = kill {
-                process.environment = environment.merging(["ONYM_LEDGER_UNSAFE_TEST_CRASH_AT": step]) { $1 }
-            }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if case .afterDelay(let microseconds) = kill {
-                usleep(microseconds)
-                Glibc.kill(process.processIdentifier, SIGKILL)  // not yet waited for: still this child's pid
-            }
-            process.waitUntilExit()
-            let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+            var step: String?
+            var delay: UInt32?
+            if case .atStep(let name) = kill { step = name }
+            if case .afterDelay(let microseconds) = kill { delay = microseconds }
+            let (killed, status) = try runKilled(
+                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", at] + key + [file],
+                environment: environment, step: step, delayMicroseconds: delay)
             if killed { killedMidAppend += 1 } else { finishedBeforeTheKill += 1 }
             switch kill {
             case .atStep(let step): #expect(killed, "kill \(index) at \(step)")
-            case .afterTheAppendFinished: #expect(process.terminationStatus == 0, "kill \(index)")
+            case .afterTheAppendFinished: #expect(status == 0, "kill \(index)")
             case .afterDelay: break
             }
             let retry = CLI.run(

@@ -57,7 +57,7 @@ enum Examples {
         ],
         "textconv": ["textconv batches/0000000/0000000002/mandates/0/0a7d….json"],
         "git-setup": [
-            "git clone ledger.git ledger && onym-ledger git-setup ledger && git -C ledger log -p --show-signature"
+            "git-setup ledger   # in a clone (git clone ledger.git ledger), then: git -C ledger log -p --show-signature"
         ],
         "check-proof": [
             "check-proof verdict.tlog-proof --log-key onym-chat+1a2b3c4d+AS0… verdict.json",

@@ -136,6 +136,34 @@ struct FollowTests {
         setup.expectVerifies()
     }
 
+    /// `follow --witness`: after a pass that published, the new checkpoint goes to the witness and its
+    /// cosignature is stored in a later commit, which `verify --witness` accepts; with the witness down, the
+    /// pass still publishes and exits 0, naming the witness on stderr.
+    @Test func aPassThatPublishedIsSubmittedToTheWitnesses() throws {
+        let scratch = ScratchDirectory()
+        let setup = Setup(devices: 3)
+        let logKey = try WitnessProtocolTests.logKey(setup.scenario)
+        let witness = try WitnessProtocolTests.serve(scratch, name: "auditor.example", seed: "a1", logs: [logKey])
+        defer { witness.stop() }
+        let trust = ["--trust", setup.scenario.signer + ".pub"]
+        let first = setup.follow(["--witness", witness.submitArgument] + trust)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("stored 1 cosignature in "), "\(first.stderr)")
+        #expect(try Self.pass(first)["commits"] != nil, "follow --json still prints the pass alone on stdout")
+        let verified = CLI.run(
+            ["verify", setup.scenario.ledger, "--witness", witness.vkey, "--quorum", "1"] + trust)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        // A witness that is down: a pass publishes all the same, and the witness is named. (A fresh ledger: the
+        // synthetic store's events are dated in the past, before the cosignature commit made at the witness's
+        // clock; a live store's are not.)
+        witness.stop()
+        let other = Setup(devices: 2)
+        let second = other.follow(["--witness", witness.submitArgument, "--trust", other.scenario.signer + ".pub"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(Self.commits(try Self.pass(second)) >= 1)
+        #expect(second.stderr.contains("auditor.example: not cosigned"), "\(second.stderr)")
+    }
+
     /// A backlog is published in bounded batches by event time, each within its time window.
     @Test func aBacklogGoesInBoundedBatchesInTimeOrder() throws {
         let setup = Setup(devices: 9)

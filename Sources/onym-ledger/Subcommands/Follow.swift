@@ -1,6 +1,7 @@
 import Foundation
 import LedgerFollow
 import LedgerFormat
+import LedgerWitness
 import LedgerWriter
 
 extension OnymLedger {
@@ -11,7 +12,8 @@ extension OnymLedger {
             abstract: "Mirror the reference backend's SQLite store into the ledger, pass by pass.",
             usage:
                 "follow LEDGER --sqlite DB --signing-key KEY --countersign-key SEEDFILE [--key-epochs LIST] "
-                + "[--log-key KEY] [--once | --interval DURATION] [--batch-size N] [--json]",
+                + "[--log-key KEY] [--once | --interval DURATION] [--batch-size N] "
+                + "[--witness NAME=URL=VKEY… [--witness-timeout DURATION] --trust KEY] [--json]",
             discussion: """
                 Reads the backend's store read-only, in one read transaction per pass (a WAL store the backend
                 keeps writing is read as one snapshot; nothing is ever written to it), and publishes what the
@@ -29,6 +31,11 @@ extension OnymLedger {
                 and the hashes are named), a row the ledger imported that has changed since, an event dated
                 before the ledger's tip. recoveries rows are not imported (the ledger has no grant record kind
                 yet) and are counted as not imported.
+                With --witness, after each pass that published a commit the new checkpoint goes to each witness
+                (as 'witness submit' sends it: C2SP tlog-witness, a proof from the size each last cosigned) and
+                what they cosign is stored in a later commit; a witness that is slow, down or refuses is named
+                on stderr and changes nothing else: the pass is already published, and the next pass submits
+                again.
                 Exit codes: 0 the pass (or every pass) succeeded, 64 usage, 65 the store or a batch refused,
                 70 internal error.
                 """,
@@ -54,6 +61,13 @@ extension OnymLedger {
                     help: "Pass again every DURATION (30s, 5m, 1h) until stopped; a refusal ends it (exit 65)."),
                 OptionHelp(names: "--batch-size N", help: "At most N store rows per batch (default 1000)."),
                 OptionHelp(
+                    names: "--witness NAME=URL=VKEY",
+                    help: "After each pass that published, submit the checkpoint to this witness (repeatable)."),
+                OptionHelp(
+                    names: "--witness-timeout DURATION", help: "How long to wait for each witness (default PT30S)."),
+                OptionHelp(
+                    names: "--trust KEY_OR_FILE", help: "With --witness: the root of trust the log is read under."),
+                OptionHelp(
                     names: "--json",
                     help:
                         "Print each pass as {commits, imported, alreadyImported, recoveriesNotImported, logSize, logHead, conductFindings}."
@@ -70,9 +84,21 @@ extension OnymLedger {
         /// Seconds between passes; nil: one pass.
         let interval: UInt32?
         let json: Bool
+        /// What each pass that published submits to the witnesses (`--witness`), or nil.
+        let witnessSubmission: WitnessSubmit?
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             let signingKey = try CommonOptions.signingKey(&arguments)
+            var witnesses: [WitnessSubmission.Endpoint] = []
+            for text in try arguments.options("--witness") { witnesses.append(try WitnessSubmit.endpoint(text)) }
+            var witnessTimeout = 30.0
+            if let text = try arguments.option("--witness-timeout") {
+                guard let value = TransparencyOptions.seconds(text), value <= 3_600 else {
+                    throw .usage("--witness-timeout is a duration up to an hour, such as PT30S or PT2M")
+                }
+                witnessTimeout = Double(value)
+            }
+            let audit = try AuditOptions(parsing: &arguments)
             let logKey = try CommonOptions.logKey(&arguments)
             guard let store = try arguments.option("--sqlite") else {
                 throw .usage("--sqlite DB is required: the backend's SQLite store")
@@ -117,6 +143,12 @@ extension OnymLedger {
             let rest = try arguments.positionals()
             guard rest.count == 1 else { throw .usage(rest.isEmpty ? "LEDGER is required" : "one LEDGER only") }
             ledger = rest[0]
+            witnessSubmission =
+                witnesses.isEmpty
+                ? nil
+                : WitnessSubmit(
+                    ledger: ledger, witnesses: witnesses, signingKey: signingKey, timeout: witnessTimeout,
+                    audit: audit)
             options = Follower.Options(
                 ledger: ledger, store: store, signingKey: signingKey, logKey: logKey,
                 countersigner: InterfaceCountersigner(root: seed, epochs: epochs), batchLimit: batchLimit)
@@ -176,6 +208,14 @@ extension OnymLedger {
             }
             for finding in result.conductFindings {
                 Output.err("conduct finding (the write is logged, as every call must be): \(finding)")
+            }
+            if let witnessSubmission, !result.commits.isEmpty {
+                // The pass is published; a witness's answer (or silence) changes nothing of it.
+                do {
+                    _ = try witnessSubmission.run()
+                } catch {
+                    Output.err("follow: witness submission: \(error.message)")
+                }
             }
         }
     }

@@ -14,6 +14,24 @@ struct WitnessSubmit: Sendable {
     let timeout: Double
     let audit: AuditOptions
     let json: Bool
+    /// Whether the result goes to standard output (the verb) or, as a note, to standard error (a submission
+    /// `follow --witness` makes after a pass, whose own result is on standard output).
+    var resultToStdout = true
+
+    /// A submission another verb makes: its cosignatures stored with `signingKey`.
+    init(
+        ledger: String, witnesses: [WitnessSubmission.Endpoint], signingKey: any CommitSigner, timeout: Double,
+        audit: AuditOptions
+    ) {
+        self.ledger = ledger
+        self.witnesses = witnesses
+        self.signingKey = signingKey
+        self.out = nil
+        self.timeout = timeout
+        self.audit = audit
+        self.json = false
+        self.resultToStdout = false
+    }
 
     init(parsing arguments: inout Arguments) throws(CLIError) {
         var witnesses: [WitnessSubmission.Endpoint] = []
@@ -138,7 +156,8 @@ struct WitnessSubmit: Sendable {
             object.set("commit", commit.map { .string($0) } ?? .null)
             Output.json(object)
         } else if let commit {
-            Output.out("stored \(cosigned.count) cosignature\(cosigned.count == 1 ? "" : "s") in \(commit.prefix(12))")
+            let line = "stored \(cosigned.count) cosignature\(cosigned.count == 1 ? "" : "s") in \(commit.prefix(12))"
+            if resultToStdout { Output.out(line) } else { Output.err(line) }
         }
         return cosigned.count == witnesses.count ? .success : .rejected
     }

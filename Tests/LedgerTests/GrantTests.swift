@@ -4,6 +4,7 @@ import Testing
 
 @testable import LedgerFormat
 import LedgerStore
+@testable import LedgerVerifier
 
 /// Identity-mediated re-linking after reinstall (profile §10) and unban by grant (onym-wire §3.12,
 /// §3.13): grants and their redemptions appended through the writer, verified, and replayed.
@@ -69,6 +70,12 @@ struct GrantTests {
         let moved = gate(scenario, at: "2026-08-12T02:30:00Z")
         #expect(moved.hasPrefix(#"{"banned":"#), "\(moved)")
         #expect(moved.contains(ban.ref.hex))
+        // The old binding no longer carries the case.
+        let old = CLI.run([
+            "gate", scenario.ledger, "--binding", Self.old, "--at", "2026-08-12T02:30:00Z", "--trust",
+            scenario.signer + ".pub",
+        ])
+        #expect(old.stdout.hasPrefix(#"{"clear":{}}"#), "\(old.stdout)\(old.stderr)")
         scenario.append(
             [scenario.writeRequests([("2026-08-12T03:00:00Z", Self.new, ban.ref.hex, false, true, "ok")])],
             at: "2026-08-12T03:00:00Z")
@@ -87,6 +94,17 @@ struct GrantTests {
         #expect(gate(scenario, at: "2026-08-13T03:00:00Z").hasPrefix(#"{"clear":{}}"#))
         let verified = verify(scenario)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+
+        // The state rebuilt from the tree holds both redemptions, and its saved form keeps them.
+        let repository = try Repository.open(scenario.ledger)
+        let tip = try #require(ObjectID(hexString: scenario.tip))
+        let state = try CandidateCommit.rebuiltState(
+            at: tip, in: repository, signer: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x01))!.publicKey,
+            now: Instant.parse("2026-09-01T00:00:00Z")!)
+        #expect(state.maps.redemptions.map { $0.grantType } == [Grant.GrantType.recovery, .unban])
+        #expect(state.maps.redemptions.first?.toBinding == Self.new)
+        #expect(
+            ReplayMaps(smallFile: state.maps.smallFileBytes(tip: tip), tip: tip)?.redemptions == state.maps.redemptions)
     }
 
     /// Each misuse of a grant by the vendor is refused by the writer with GrantPolicy's reason.

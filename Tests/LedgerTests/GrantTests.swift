@@ -162,4 +162,17 @@ struct GrantTests {
         #expect(flagged.status == 2, "\(flagged.stdout)\(flagged.stderr)")
         #expect(flagged.stdout.contains("WriteReplayPolicy"))
     }
+
+    /// `inspect` shows a grant and checks its signature under a given operator key.
+    @Test func inspectChecksAGrantsSignatureUnderTheKeyGiven() throws {
+        let scenario = LedgerScenario(initialize: false)
+        let grant = grant(scenario, "onym-unban-grant-v1", issuedAt: "2026-08-13T00:00:00Z")
+        let path = scenario.file(grant)
+        let good = CLI.run(["inspect", path, "--key", scenario.authority.operatorKey.publicKey.onymKey])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.stdout.contains("grantType:") && good.stdout.contains("signature operator: valid"))
+        let wrong = CLI.run(["inspect", path, "--key", scenario.user.publicKey.onymKey])
+        #expect(wrong.status == 1, "\(wrong.stdout)\(wrong.stderr)")
+        #expect(wrong.stdout.contains("GrantPolicy"))
+    }
 }

@@ -95,6 +95,17 @@ struct GrantTests {
         let verified = verify(scenario)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
 
+        // The DSA export files one restriction for the ban, moved with the recovery, ended by the unban.
+        let statements = scenario.scratch.path("statements.jsonl")
+        let export = CLI.run([
+            "export", "dsa", scenario.ledger, "--trust", scenario.signer + ".pub", "--out", statements,
+        ])
+        #expect(export.status == 0, "\(export.stdout)\(export.stderr)")
+        let exported = try String(contentsOfFile: statements, encoding: .utf8).split(separator: "\n")
+        #expect(exported.count == 1)
+        #expect(exported.first?.contains(#""end_date_account_restriction":"2026-08-13""#) == true, "\(exported)")
+        #expect(exported.first?.contains("unban grant \(unbanRef.hex) was redeemed") == true)
+
         // The state rebuilt from the tree holds both redemptions, and its saved form keeps them.
         let repository = try Repository.open(scenario.ledger)
         let tip = try #require(ObjectID(hexString: scenario.tip))

@@ -106,6 +106,18 @@ struct GrantTests {
         #expect(exported.first?.contains(#""end_date_account_restriction":"2026-08-13""#) == true, "\(exported)")
         #expect(exported.first?.contains("unban grant \(unbanRef.hex) was redeemed") == true)
 
+        // The report tells the grant in the new binding's story, and the write it authorized.
+        let site = scenario.scratch.path("site")
+        let report = CLI.run(["report", scenario.ledger, "--trust", scenario.signer + ".pub", "--out", site])
+        #expect(report.status == 0, "\(report.stdout)\(report.stderr)")
+        let page = try String(
+            contentsOfFile: site + "/bindings/b-" + String(SHA256.hash(Array(Self.new.utf8)).hex.prefix(32)) + ".html",
+            encoding: .utf8)
+        #expect(page.contains("Grant redeemed") && page.contains("after a reinstall"))
+        #expect(page.contains("ended the ban of case"))
+        #expect(page.contains("unban grant, redeemed"))
+        #expect(!page.contains("Conduct finding"))
+
         // The state rebuilt from the tree holds both redemptions, and its saved form keeps them.
         let repository = try Repository.open(scenario.ledger)
         let tip = try #require(ObjectID(hexString: scenario.tip))

@@ -33,5 +33,8 @@ struct GrantVectorTests {
         #expect(grant.signatureStatus(keys: [operatorKey.publicKey]) == .valid)
         // The stored bytes are the signed grant's canonical JSON.
         #expect(grant.storedBytes == Array(vector.fields["grant"]!.utf8))
+        // textconv names the kind and its content address, the grantRef.
+        let review = ReviewRendering.render(grant.storedBytes)
+        #expect(review.hasPrefix("# onym-ledger: grant\n# content address \(vector.fields["grantRef"]!)\n"))
     }
 }

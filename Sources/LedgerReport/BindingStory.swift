@@ -13,6 +13,9 @@ public struct BindingStory: Sendable {
         /// dismisses it by default.
         case deadlineDefault(openCase: Verdict, deadline: Instant)
         case banEnded(Verdict, at: Instant)
+        /// A grant redeemed on or into this binding (docs/FORMAT.md "Grants and redemptions"), with whether
+        /// the rules executed it (a redemption outside them has no effect).
+        case redemption(Redemption, grant: Grant?, executed: Bool)
         case write(WriteLogEntry, explanation: String, governedBy: ContentAddress?, unauthorized: Bool)
 
         public var time: Instant {
@@ -21,6 +24,7 @@ public struct BindingStory: Sendable {
             case .verdict(let verdict, let receipt, _): max(verdict.decidedAt, receipt?.receivedAt ?? verdict.decidedAt)
             case .deadlineDefault(_, let deadline): deadline
             case .banEnded(_, let at): at
+            case .redemption(let redemption, _, _): redemption.redeemedAt
             case .write(let entry, _, _, _): entry.recordedAt
             }
         }
@@ -30,7 +34,7 @@ public struct BindingStory: Sendable {
             switch self {
             case .consent: 0
             case .verdict: 1
-            case .deadlineDefault, .banEnded: 2
+            case .deadlineDefault, .banEnded, .redemption: 2
             case .write: 3
             }
         }
@@ -48,15 +52,30 @@ public struct BindingStory: Sendable {
     /// still waiting for its `executeAfter`), and the story must not tell it as if it ran.
     public let restrictions: [ContentAddress: Restriction]
 
-    /// The story of `binding` from the verified facts, with `unauthorized` the sequences of its writes that
-    /// conduct findings name.
+    /// The grants redeemed on or into a binding, for its story.
+    struct Grants {
+        /// The redemptions that name the binding, with their grants.
+        var redemptions: [(redemption: Redemption, grant: Grant?)] = []
+        /// Every redemption the rules executed (the fold's input).
+        var effects: [GrantRedemption.Effect] = []
+    }
+
+    /// The story of `binding` from the verified facts (with those a recovery moves into it), with
+    /// `unauthorized` the sequences of its writes that conduct findings name.
     init(
         binding: String, mandates: [Mandate], verdicts: [Verdict], receipts: [ContentAddress: VerdictReceipt],
         entries: [WriteLogEntry], facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
-        unauthorized: Set<Int64>, at now: Instant
+        grants: Grants = Grants(), unauthorized: Set<Int64>, at now: Instant
     ) {
         self.binding = binding
+        let redemptions = grants.effects
         var events: [Event] = mandates.map { .consent($0) }
+        for (redemption, grant) in grants.redemptions {
+            let executed = redemptions.contains {
+                $0.grantRef == redemption.grantRef && $0.redeemedAt == redemption.redeemedAt
+            }
+            events.append(.redemption(redemption, grant: grant, executed: executed))
+        }
         var reversed: [ContentAddress: [Verdict]] = [:]
         for reversal in Reversal.all(in: verdicts) { reversed[reversal.dismissal.ref] = reversal.bans }
         for verdict in verdicts {
@@ -83,7 +102,8 @@ public struct BindingStory: Sendable {
             }
         }
         for entry in entries {
-            let fold = DeviceFold.evaluate(facts, revocations: revocations, at: entry.recordedAt)
+            let fold = DeviceFold.evaluate(
+                facts, revocations: revocations, redemptions: redemptions, on: binding, at: entry.recordedAt)
             let governing = ContentAddress(hex: entry.authorizedBy)
             events.append(
                 .write(
@@ -93,9 +113,11 @@ public struct BindingStory: Sendable {
         self.events = events.enumerated().sorted { a, b in
             (a.element.time, a.element.rank, a.offset) < (b.element.time, b.element.rank, b.offset)
         }.map(\.element)
-        intended = DeviceFold.evaluate(facts, revocations: revocations, at: now)
+        intended = DeviceFold.evaluate(facts, revocations: revocations, redemptions: redemptions, on: binding, at: now)
         var restrictions: [ContentAddress: Restriction] = [:]
-        for restriction in Restriction.all(facts, revocations: revocations, upTo: now) {
+        for restriction in Restriction.all(
+            facts, revocations: revocations, redemptions: redemptions, on: binding, upTo: now)
+        {
             restrictions[restriction.ban.ref] = restriction
         }
         self.restrictions = restrictions
@@ -113,6 +135,8 @@ public struct BindingStory: Sendable {
             reason = "a ban in force (case \(ban.caseId) of \(ban.authority))"
         } else if let open = fold.openCases.last {
             reason = "an open case (case \(open.caseId) of \(open.authority))"
+        } else if fold.authorizedBy.hasPrefix(GrantRedemption.labelPrefix) {
+            reason = "the authority's unban grant, redeemed (\(fold.authorizedBy.prefix(27))…)"
         } else if let rule = EvaluatorRule(rawValue: fold.authorizedBy) {
             reason = "rule \(rule.rawValue): " + Self.describe(rule)
         } else {

@@ -40,6 +40,8 @@ public struct LedgerContents: Sendable {
         records.compactMap { $0.record as? RevocationDetermination }
     }
     public var compromiseReports: [CompromiseReport] { records.compactMap { $0.record as? CompromiseReport } }
+    public var grants: [Grant] { records.compactMap { $0.record as? Grant } }
+    public var redemptions: [Redemption] { records.compactMap { $0.record as? Redemption } }
     public var profile: EnforcementProfile? {
         records.lazy.compactMap { $0.record as? EnforcementProfile }.first { $0.ref == descriptor.profile }
     }

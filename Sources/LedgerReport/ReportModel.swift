@@ -52,14 +52,25 @@ public struct ReportModel {
         var bindings = Set(mandatesByBinding.keys)
         bindings.formUnion(verdictsByBinding.keys)
         bindings.formUnion(entriesByBinding.keys)
+        let grants = Dictionary(contents.grants.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
+        var grantsByBinding: [String: BindingStory.Grants] = [:]
+        for redemption in contents.redemptions {
+            for binding in Set([redemption.fromBinding] + (redemption.toBinding.map { [$0] } ?? [])) {
+                grantsByBinding[binding, default: .init()].redemptions.append((redemption, grants[redemption.grantRef]))
+            }
+        }
+        bindings.formUnion(grantsByBinding.keys)
         let unauthorized = ledger.unauthorizedWrites
         let now = self.now
         stories = bindings.sorted().map { binding in
-            BindingStory(
+            var stated = grantsByBinding[binding] ?? .init()
+            stated.effects = history.redemptions
+            return BindingStory(
                 binding: binding, mandates: mandatesByBinding[binding] ?? [],
                 verdicts: verdictsByBinding[binding] ?? [], receipts: receipts,
-                entries: entriesByBinding[binding] ?? [], facts: history.facts[binding] ?? [],
-                revocations: history.revocations, unauthorized: Set(unauthorized[binding] ?? []), at: now)
+                entries: entriesByBinding[binding] ?? [], facts: history.foldFacts(of: binding),
+                revocations: history.revocations, grants: stated, unauthorized: Set(unauthorized[binding] ?? []),
+                at: now)
         }
     }
 }

@@ -131,4 +131,31 @@ extension FixtureRecords {
                 ("determinedAt", .string(determinedAt)), ("evidence", .array(evidence.map { .string($0.hex) })),
             ]), with: interface.countersigningKey(for: authority))
     }
+
+    /// A recovery or unban grant (onym-wire §3.12), signed by `signer` (default: the authority's operator key).
+    public static func grant(
+        _ type: String, caseId: String, grantee: String, authority: FixtureAuthority, issuedAt: String,
+        signer: Ed25519.PrivateKey? = nil
+    ) -> JSONObject {
+        signed(
+            JSONObject([
+                ("grantType", .string(type)), ("grantVersion", .integer(1)), ("caseId", .string(caseId)),
+                ("grantee", .string(grantee)), ("authority", .string(authority.componentId)),
+                ("issuedAt", .string(issuedAt)),
+            ]), with: signer ?? authority.operatorKey)
+    }
+
+    /// The vendor's redemption of `grant` (docs/FORMAT.md "Grants and redemptions").
+    public static func redemption(
+        of grant: JSONObject, mandateRef: ContentAddress, from: String, to: String?, redeemedAt: String
+    ) -> JSONObject {
+        var object = JSONObject([
+            ("redemptionVersion", .integer(1)),
+            ("grantRef", .string(SHA256.hash(CanonicalJSON.signingBytes(of: grant, omitting: "signature")).hex)),
+            ("grantType", grant["grantType"]!), ("caseId", grant["caseId"]!), ("mandateRef", .string(mandateRef.hex)),
+            ("fromBinding", .string(from)), ("redeemedAt", .string(redeemedAt)),
+        ])
+        if let to { object.set("toBinding", .string(to)) }
+        return object
+    }
 }

@@ -7,7 +7,7 @@ public import LedgerStore
 /// and its delta), and the few rest — the identities of shared bindings, the revocation effects, status
 /// attempts and manifests, and the idempotency keys of the last commits — in one small binary file.
 ///
-/// The small file's bytes: the line `onym-ledger replay state 3 <tip hex>\n`, then a string table (every
+/// The small file's bytes: the line `onym-ledger replay state 4 <tip hex>\n`, then a string table (every
 /// distinct binding, identity, authority and idempotency key once: a count, then length-prefixed UTF-8) and
 /// the lists, whose strings are indices into the table, the retry window last (docs/VERIFY.md, "The
 /// auditor's state"); integers are LEB128 varints (`ByteWriter`). Local state, never input:
@@ -31,13 +31,15 @@ public struct ReplayMaps: Sendable, Equatable {
     /// The identities of bindings several identities' mandates name (shown, never silent).
     public var identities = BindingIdentities()
     public var revocations: [DesignationRevocation.Effect] = []
+    /// The grants redeemed within the rules so far, in the order the ledger stored them (few).
+    public var redemptions: [GrantRedemption.Effect] = []
     /// Every status attempt and manifest so far (few): what revocation justifications are judged against.
     public var statusAttempts: [StatusAttempt] = []
     public var manifests: [AuthorityManifest] = []
     /// The idempotency keys of the last commits (the writer's retry window): a key names one batch in it.
     public var recentIdempotencyKeys = RecentIdempotencyKeys()
 
-    static let magic = "onym-ledger replay state 3"
+    static let magic = "onym-ledger replay state 4"
 
     /// The maps of a ledger with no commits.
     public init() {}
@@ -92,6 +94,17 @@ public struct ReplayMaps: Sendable, Equatable {
             body.instant(effect.effectiveAt)
             body.instant(effect.determinedAt)
         }
+        body.count(redemptions.count)
+        for effect in redemptions {
+            text(effect.grantRef.hex)
+            text(effect.grantType.rawValue)
+            text(effect.authority)
+            text(effect.caseId)
+            text(effect.grantee)
+            text(effect.fromBinding)
+            text(effect.toBinding ?? "")
+            body.instant(effect.redeemedAt)
+        }
         body.count(statusAttempts.count)
         for attempt in statusAttempts { body.raw(CanonicalJSON.encode(attempt.json)) }
         body.count(manifests.count)
@@ -145,6 +158,17 @@ public struct ReplayMaps: Sendable, Equatable {
                 DesignationRevocation.Effect(
                     authority: try text(), effectiveAt: try reader.instant(), determinedAt: try reader.instant()))
         }
+        var redemptions: [GrantRedemption.Effect] = []
+        for _ in 0..<(try reader.count()) {
+            guard let ref = ContentAddress(hex: try text()), let type = Grant.GrantType(rawValue: try text()) else {
+                throw ByteReader.Malformed()
+            }
+            let (authority, caseId, grantee, from, to) = (try text(), try text(), try text(), try text(), try text())
+            redemptions.append(
+                GrantRedemption.Effect(
+                    grantRef: ref, grantType: type, authority: authority, caseId: caseId, grantee: grantee,
+                    fromBinding: from, toBinding: to.isEmpty ? nil : to, redeemedAt: try reader.instant()))
+        }
         var attempts: [StatusAttempt] = []
         var manifests: [AuthorityManifest] = []
         do {
@@ -168,6 +192,7 @@ public struct ReplayMaps: Sendable, Equatable {
         bindings = BindingTable()
         identities = BindingIdentities(shared: shared)
         self.revocations = revocations
+        self.redemptions = redemptions
         statusAttempts = attempts
         self.manifests = manifests
     }

@@ -69,7 +69,10 @@ extension ReplayState {
             let fact = try (record as? VerdictReceipt).map { (receipt) throws(GitError) in
                 try Self.fact(for: receipt, in: snapshot)
             }
-            fold(record, receiptFact: fact ?? nil)
+            let redemption = try (record as? Redemption).map { (redemption) throws(GitError) in
+                try Self.resolved(redemption, in: snapshot)
+            }
+            fold(record, receiptFact: fact ?? nil, redemption: redemption)
         }
         for entry in try snapshot.logEntries(upTo: logSize) { fold(entry) }
     }
@@ -86,6 +89,18 @@ extension ReplayState {
         return executedFact(
             verdict, receivedAt: receipt.receivedAt, mandate: mandate,
             manifest: try snapshot.decodable(AuthorityManifest.self, mandate.manifestHash))
+    }
+
+    /// The records a stored redemption names, found through the snapshot's lookup.
+    private static func resolved(_ redemption: Redemption, in snapshot: LedgerSnapshot) throws(GitError)
+        -> GrantRedemption.Resolved
+    {
+        let mandate = try snapshot.decodable(Mandate.self, redemption.mandateRef)
+        return GrantRedemption.Resolved(
+            grant: try snapshot.decodable(Grant.self, redemption.grantRef), mandate: mandate,
+            manifest: try mandate.map { (mandate) throws(GitError) in
+                try snapshot.decodable(AuthorityManifest.self, mandate.manifestHash)
+            } ?? nil)
     }
 
     /// The transparency log's right edge at `commit`, re-hashed from every file every commit up to it added

@@ -43,6 +43,48 @@ public struct ReplayState: Sendable, Equatable {
     /// The verdicts about `binding` received so far, as the evaluator's facts.
     public func facts(of binding: String) -> [VerdictFact] { maps.bindings[binding]?.facts ?? [] }
 
+    /// The verdicts that may fold on `binding`: its own and those of every binding a redeemed recovery moves
+    /// into it (``GrantRedemption/sources(of:_:)``); the fold places each at its time.
+    public func foldFacts(of binding: String, redemptions: [GrantRedemption.Effect]) -> [VerdictFact] {
+        GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
+    }
+
+    /// The records a redemption file names, as its commit's loader found them.
+    static func resolved(_ file: LoadedFile) -> GrantRedemption.Resolved {
+        GrantRedemption.Resolved(
+            grant: file.checks.referenced(Grant.self), mandate: file.checks.referenced(Mandate.self),
+            manifest: file.checks.referenced(AuthorityManifest.self))
+    }
+
+    /// Each redemption `step` adds, judged in order against the state before it, the step's verdicts
+    /// (`newFacts`, by binding) and the redemptions before it in the step: the one judgement
+    /// GrantPolicy reports and WriteReplayPolicy replays.
+    func judgedRedemptions(in step: CommitStep, newFacts: [String: [VerdictFact]])
+        -> [(file: LoadedFile, judgement: Result<GrantRedemption.Effect, GrantRedemption.Refusal>)]
+    {
+        var earlier = maps.redemptions
+        var judged: [(file: LoadedFile, judgement: Result<GrantRedemption.Effect, GrantRedemption.Refusal>)] = []
+        for file in step.files {
+            guard let redemption: Redemption = file.record() else { continue }
+            let sources = GrantRedemption.sources(of: redemption.fromBinding, earlier)
+            let facts = sources.flatMap { self.facts(of: $0) + (newFacts[$0] ?? []) }
+            let judgement = GrantRedemption.judge(
+                redemption, resolved: Self.resolved(file), facts: facts, earlier: earlier)
+            if case .success(let effect) = judgement { earlier.append(effect) }
+            judged.append((file, judgement))
+        }
+        return judged
+    }
+
+    /// The step's verdicts the replay executes, by the binding they name.
+    static func newFacts(in step: CommitStep) -> [String: [VerdictFact]] {
+        var found: [String: [VerdictFact]] = [:]
+        for file in step.files {
+            if let fact = fact(for: file) { found[fact.deviceBinding, default: []].append(fact) }
+        }
+        return found
+    }
+
     /// The bits of `binding`'s last successful write so far.
     public func lastWritten(of binding: String) -> DeviceBits? { maps.bindings[binding]?.lastWritten }
 
@@ -125,7 +167,9 @@ public struct ReplayState: Sendable, Equatable {
             case .success(.checkpoint(let note)):
                 checkpointBody = note.text
             case .success(.record(let record)):
-                fold(record, receiptFact: record is VerdictReceipt ? Self.fact(for: file) : nil)
+                fold(
+                    record, receiptFact: record is VerdictReceipt ? Self.fact(for: file) : nil,
+                    redemption: record is Redemption ? Self.resolved(file) : nil)
             default:
                 break
             }
@@ -146,13 +190,16 @@ public struct ReplayState: Sendable, Equatable {
     /// The stored kinds ``fold(_:receiptFact:)`` reads: the rebuild from a tree reads only these.
     static let foldedKinds: [any StoredRecord.Type] = [
         EnforcementProfile.self, AuthorityManifest.self, Mandate.self, VerdictReceipt.self, StatusAttempt.self,
-        RevocationDetermination.self,
+        RevocationDetermination.self, Redemption.self,
     ]
 
     /// What one stored record adds to the state, in the order the ledger stores them. `receiptFact` is the
     /// evaluator's fact of a receipt's verdict (``executedFact(_:receivedAt:mandate:manifest:)``), nil when it
-    /// is not executed.
-    mutating func fold(_ record: any StoredRecord, receiptFact: VerdictFact?) {
+    /// is not executed; `redemption` the records a redemption names (its effect is folded only when it is
+    /// within the rules, ``GrantRedemption/judge(_:resolved:facts:earlier:)``).
+    mutating func fold(
+        _ record: any StoredRecord, receiptFact: VerdictFact?, redemption: GrantRedemption.Resolved? = nil
+    ) {
         switch record {
         case let mandate as Mandate:
             var binding = maps.bindings[mandate.deviceBinding] ?? BindingRecord()
@@ -164,6 +211,14 @@ public struct ReplayState: Sendable, Equatable {
             maps.statusAttempts.append(attempt)
         case let revocation as RevocationDetermination:
             maps.revocations.append(revocation.effect)
+        case let redeemed as Redemption:
+            guard let redemption else { break }
+            let facts = foldFacts(of: redeemed.fromBinding, redemptions: maps.redemptions)
+            if case .success(let effect) = GrantRedemption.judge(
+                redeemed, resolved: redemption, facts: facts, earlier: maps.redemptions)
+            {
+                maps.redemptions.append(effect)
+            }
         case is VerdictReceipt:
             if let fact = receiptFact { update(fact.deviceBinding) { $0.facts.append(fact) } }
         case let profile as EnforcementProfile:

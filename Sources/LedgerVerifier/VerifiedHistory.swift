@@ -27,6 +27,8 @@ public final class VerifiedHistory {
     /// table's keys: it holds a record for exactly those).
     public private(set) lazy var knownBindings: [String] = bindingTable.keys().sorted()
     public let revocations: [DesignationRevocation.Effect]
+    /// The grants redeemed within the rules (``GrantRedemption``).
+    public let redemptions: [GrantRedemption.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
     public let snapshot: LedgerSnapshot
     private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
@@ -39,6 +41,7 @@ public final class VerifiedHistory {
         lastWriteTime = state.lastWriteTime
         logSize = state.logSize
         revocations = state.maps.revocations
+        redemptions = state.maps.redemptions
     }
 
     // MARK: - Lookups at the verified tip
@@ -96,6 +99,11 @@ public final class VerifiedHistory {
     /// The verdicts about `binding` received by the tip.
     public func facts(of binding: String) -> [VerdictFact] { bindingTable[binding]?.facts ?? [] }
 
+    /// The verdicts that may fold on `binding`: its own and those a redeemed recovery moves into it.
+    public func foldFacts(of binding: String) -> [VerdictFact] {
+        GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
+    }
+
     /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
     /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
     /// gate and reconcile show it.
@@ -112,12 +120,17 @@ public final class VerifiedHistory {
         -> GateEvaluator.Input
     {
         var input = GateEvaluator.Input(
-            binding: binding, facts: facts(of: binding),
+            binding: binding, facts: foldFacts(of: binding),
             appleBits: appleBits ?? lastWritten(of: binding, at: time) ?? .clear,
             at: time)
         input.revocations = revocations
+        input.redemptions = redemptions
         input.user = user
-        if let user { input.userMandates = mandates(ofUser: user).filter { $0.deviceBinding == binding } }
+        if let user {
+            input.userMandates = mandates(ofUser: user).filter {
+                GrantRedemption.binding(of: $0, at: time, redemptions) == binding
+            }
+        }
         return input
     }
 }

@@ -129,6 +129,21 @@ struct AppendVerifyAgreementTests {
     }
 
     /// A status attempt the interface signed at `time`.
+    /// A grant and its redemptions on device `binding`, as `append` reads them (the corpus's grant attacks).
+    static func redeemed(
+        _ grant: JSONObject, binding: Int = 1, at times: [String] = ["2026-08-12T02:00:20Z"]
+    ) -> [(String, [UInt8], [UInt8]?)] {
+        let to = try! Grant(json: grant).grantType == .recovery ? "enrollment:device-9" : nil
+        return [file("grant.json", grant)]
+            + times.enumerated().map { index, time in
+                file(
+                    "redemption-\(index).json",
+                    FixtureRecords.redemption(
+                        of: grant, mandateRef: mandates[binding].ref, from: FixtureLedger.bindings[binding], to: to,
+                        redeemedAt: time))
+            }
+    }
+
     static func attempt(at time: String) -> (String, [UInt8], [UInt8]?) {
         file(
             "attempt.json",
@@ -307,6 +322,31 @@ struct AppendVerifyAgreementTests {
         },
         Case(attack: "ban written on a device with no ban verdict", expected: .loggedWithConductFinding) {
             [write(binding: 2, by: verdicts[1].ref.hex, caseOpen: false, banned: true)]
+        },
+        Case(attack: "a write authorized by a grant never redeemed", expected: .loggedWithConductFinding) {
+            let grant = TamperCorpus.grant(.unban)
+            let label = GrantRedemption.labelPrefix + (try! Grant(json: grant)).ref.hex
+            return [file("grant.json", grant), write(binding: 1, by: label, caseOpen: false, banned: false)]
+        },
+        Case(attack: "a redeemed grant signed by a stranger", expected: .refused) {
+            redeemed(TamperCorpus.grant(.unban, signer: TamperCorpus.stranger))
+        },
+        Case(attack: "a grant redeemed after its 30 days", expected: .refused) {
+            redeemed(TamperCorpus.grant(.unban, issuedAt: "2026-07-13T02:00:19Z"))
+        },
+        Case(attack: "a grant redeemed twice", expected: .refused) {
+            redeemed(TamperCorpus.grant(.unban), at: ["2026-08-12T02:00:20Z", "2026-08-12T02:00:25Z"])
+        },
+        Case(attack: "an unban for an identity no ban of the case accuses", expected: .refused) {
+            redeemed(TamperCorpus.grant(.unban, grantee: 0), binding: 0)
+        },
+        Case(attack: "a recovery redeemed with another identity's mandate", expected: .refused) {
+            redeemed(TamperCorpus.grant(.recovery, grantee: 1), binding: 2)
+        },
+        Case(attack: "a grant without its grantType", expected: .refused) {
+            var grant = TamperCorpus.grant(.unban)
+            grant.remove("grantType")
+            return [file("grant.json", grant)]
         },
         Case(attack: "failed write of unauthorized bits", expected: .loggedWithConductFinding) {
             [write(binding: 1, by: "expiry", caseOpen: false, banned: false, outcome: "failed: mark_write_failed: 503")]

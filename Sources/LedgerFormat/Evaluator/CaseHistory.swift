@@ -12,8 +12,8 @@
 /// * *decided* → later verdicts execute by the ordinary rules (reversals, re-bans, reopening).
 ///
 /// Bans then take effect at `executeAfter` and end at the first of: their expiry, a later-decided
-/// dismissal, a later-decided ban taking effect, or a designation revocation without a surviving forum
-/// (F8).
+/// dismissal, a later-decided ban taking effect, a designation revocation without a surviving forum
+/// (F8), or an unban grant redeemed for an identity it accuses (F12).
 struct CaseHistory {
     /// A verdict with its position in the binding's decision order.
     struct Ordered {
@@ -38,7 +38,8 @@ struct CaseHistory {
     /// Folds one case's executed-or-not verdicts (already in decision order, all known by `time`).
     /// - Parameter revokedAt: when the case's authority's designation revocation took effect, if it
     ///   has by `time` (verdicts it decided from then on are already left out).
-    init(_ verdicts: [Ordered], revokedAt: Instant?, at time: Instant) {
+    /// - Parameter unbans: the case's unban redemptions by `time` (``GrantRedemption``).
+    init(_ verdicts: [Ordered], revokedAt: Instant?, unbans: [GrantRedemption.Effect] = [], at time: Instant) {
         var phase = Phase.fresh
         var dismissals: [Ordered] = []
         var bans: [Ordered] = []
@@ -78,7 +79,7 @@ struct CaseHistory {
             closeOpenPhase(opener: opener, deadline: deadline, revokedAt: revokedAt, at: time)
         }
         for ban in bans {
-            settle(ban, laterDismissals: dismissals, laterBans: bans, revokedAt: revokedAt, at: time)
+            settle(ban, laterDismissals: dismissals, laterBans: bans, revokedAt: revokedAt, unbans: unbans, at: time)
         }
     }
 
@@ -97,7 +98,8 @@ struct CaseHistory {
 
     /// F8: when a ban of this case takes effect and what ends it, by T.
     private mutating func settle(
-        _ ban: Ordered, laterDismissals: [Ordered], laterBans: [Ordered], revokedAt: Instant?, at time: Instant
+        _ ban: Ordered, laterDismissals: [Ordered], laterBans: [Ordered], revokedAt: Instant?,
+        unbans: [GrantRedemption.Effect], at time: Instant
     ) {
         guard let startsAt = ban.fact.banStartsAt, startsAt <= time else { return }  // pending, or never
         let start = FoldStep(instant: startsAt, kind: .banStart, order: ban.order, label: ban.fact.ref.hex)
@@ -114,6 +116,12 @@ struct CaseHistory {
             enders.append(
                 FoldStep(instant: expires, kind: .banExpiry, order: ban.order, label: EvaluatorRule.expiry.rawValue))
         }
+        // F12: an unban redeemed for an identity the ban accuses ends it, if it was decided by then.
+        for unban in unbans where ban.fact.accusedKeys.contains(unban.grantee) && ban.fact.decidedAt <= unban.redeemedAt
+        {
+            enders.append(
+                FoldStep(instant: unban.redeemedAt, kind: .grantRedemption, order: ban.order, label: unban.label))
+        }
         if let revokedAt, ban.fact.externalAppellate == nil {
             enders.append(FoldStep(instant: revokedAt, kind: .revocation, order: 0, label: ""))
         }
@@ -125,7 +133,7 @@ struct CaseHistory {
         guard start < end else { return }  // ended before it began: never took effect
         steps.append(start)
         switch end.kind {
-        case .banExpiry: steps.append(end)
+        case .banExpiry, .grantRedemption: steps.append(end)
         case .revocation: recordRevocation(at: end.instant)
         default: break  // a later decision of the case ended it; that decision is already a step
         }

@@ -27,11 +27,21 @@ public enum DeviceFold {
     /// * F3–F8: each case is folded on its own in decision order (`CaseHistory`).
     /// * F11: the marks aggregate over cases; `authorizedBy` is the newest in-force ban, else the
     ///   newest open case, else the latest step at or before T, else `reconciliation`.
+    /// * F12: redeemed grants (``GrantRedemption``): folding `binding`, a verdict counts where the
+    ///   recoveries redeemed by T moved its case (`facts` may hold the verdicts of every binding that
+    ///   moves into it, ``GrantRedemption/sources(of:_:)``); an unban redeemed by T ends the grantee's bans
+    ///   of its case decided by then.
     public static func evaluate(
-        _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [], at time: Instant
+        _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [],
+        redemptions: [GrantRedemption.Effect] = [], on binding: String? = nil, at time: Instant
     )
         -> Result
     {
+        let redeemed = redemptions.filter { $0.applies(at: time) }
+        var facts = facts
+        if let binding, redeemed.contains(where: { $0.grantType == .recovery }) {
+            facts = facts.filter { GrantRedemption.binding(of: $0, at: time, redeemed) == binding }
+        }
         var revokedAt: [String: Instant] = [:]
         for revocation in revocations where revocation.applies(at: time) {
             revokedAt[revocation.authority] = min(
@@ -50,7 +60,9 @@ public enum DeviceFold {
         var latestStep: FoldStep?
         var applied: [EvaluatorRule] = []
         for key in caseOrder {
-            let history = CaseHistory(cases[key]!, revokedAt: revokedAt[key.authority], at: time)
+            let history = CaseHistory(
+                cases[key]!, revokedAt: revokedAt[key.authority],
+                unbans: redeemed.filter { $0.grantType == .unban && $0.caseKey == key }, at: time)
             if let opener = history.openedBy { openCases.append(opener) }
             if let ban = history.banInForce { inForce.append(ban) }
             if let last = history.steps.max(), latestStep == nil || latestStep! < last { latestStep = last }

@@ -3,7 +3,8 @@
 ///
 /// Steps at the same instant happen in a fixed order (docs/DECISIONS.md, "The fold, rule by rule",
 /// rule F9): verdict decisions first (in decision order), then bans taking effect, then bans ending
-/// by expiry, then decision-deadline defaults, then designation revocations.
+/// by expiry, then decision-deadline defaults, then designation revocations, then bans ended by an unban
+/// grant's redemption (F12).
 public struct FoldStep: Comparable, Sendable {
     public enum Kind: Int, Sendable, Comparable {
         case decision = 0
@@ -11,6 +12,7 @@ public struct FoldStep: Comparable, Sendable {
         case banExpiry = 2
         case deadlineDefault = 3
         case revocation = 4
+        case grantRedemption = 5
 
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }

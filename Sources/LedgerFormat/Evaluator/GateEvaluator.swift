@@ -6,6 +6,9 @@ public enum GateEvaluator {
         public var binding: String
         public var facts: [VerdictFact]
         public var revocations: [DesignationRevocation.Effect] = []
+        /// The grants redeemed (``GrantRedemption``): `facts` then holds the verdicts of every binding a
+        /// recovery moves into ``binding``.
+        public var redemptions: [GrantRedemption.Effect] = []
         /// The bits Apple reports for the device (default: the ledger's last successful write).
         public var appleBits: DeviceBits
         public var at: Instant
@@ -62,7 +65,9 @@ public enum GateEvaluator {
     public static let newHolderRule = "new-holder-fast-path"
 
     public static func answer(_ input: Input, lookup: Lookup) -> Answer {
-        let intended = DeviceFold.evaluate(input.facts, revocations: input.revocations, at: input.at)
+        let intended = DeviceFold.evaluate(
+            input.facts, revocations: input.revocations, redemptions: input.redemptions, on: input.binding,
+            at: input.at)
         let hasVerdicts = input.facts.contains { $0.knownAt <= input.at }
         // Reference §4.3 step 4: effective bits are the intended ones once any verdict exists, else Apple's.
         let effective = hasVerdicts ? intended.bits : input.appleBits

@@ -18,11 +18,12 @@ public enum Reconciler {
 
     public static func row(
         binding: String, facts: [VerdictFact], lastWritten: DeviceBits?,
-        revocations: [DesignationRevocation.Effect] = [],
+        revocations: [DesignationRevocation.Effect] = [], redemptions: [GrantRedemption.Effect] = [],
         at time: Instant
     ) -> Row {
         Row(
             binding: binding, lastWritten: lastWritten,
-            intended: DeviceFold.evaluate(facts, revocations: revocations, at: time))
+            intended: DeviceFold.evaluate(
+                facts, revocations: revocations, redemptions: redemptions, on: binding, at: time))
     }
 }

@@ -23,16 +23,34 @@ public enum WriteReplay {
     /// the write is explained when the rules give exactly its bits and `authorizedBy` at its second's start or
     /// at any instant inside that second where their answer changes (docs/DECISIONS.md, "A write's second").
     /// A mismatch is reported as the rules stand at the second's start.
+    ///
+    /// `redemptions` are the grants redeemed so far (``GrantRedemption``): `facts` then holds the verdicts
+    /// of every binding that may move into the entry's (``GrantRedemption/sources(of:_:)``).
     public static func check(
-        _ entry: WriteLogEntry, facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = []
+        _ entry: WriteLogEntry, facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [],
+        redemptions: [GrantRedemption.Effect] = []
     ) -> Mismatch? {
-        let mismatch = check(entry, at: entry.recordedAt, facts: facts, revocations: revocations)
+        let rules = Rules(facts: facts, revocations: revocations, redemptions: redemptions)
+        let mismatch = check(entry, at: entry.recordedAt, rules)
         guard mismatch != nil, entry.recordedAt.nanoseconds == 0 else { return mismatch }
         for instant in changes(within: entry.recordedAt.seconds, facts: facts, revocations: revocations)
-        where check(entry, at: instant, facts: facts, revocations: revocations) == nil {
+            + changes(within: entry.recordedAt.seconds, redemptions: redemptions)
+        where check(entry, at: instant, rules) == nil {
             return nil
         }
         return mismatch
+    }
+
+    /// What a write is judged against.
+    private struct Rules {
+        let facts: [VerdictFact]
+        let revocations: [DesignationRevocation.Effect]
+        let redemptions: [GrantRedemption.Effect]
+    }
+
+    /// The redemption instants strictly inside second `second`.
+    static func changes(within second: Int64, redemptions: [GrantRedemption.Effect]) -> [Instant] {
+        redemptions.map(\.redeemedAt).filter { $0.seconds == second && $0.nanoseconds > 0 }
     }
 
     /// The instants strictly inside second `second` at which a fact or revocation may change the answer.
@@ -56,10 +74,10 @@ public enum WriteReplay {
         return instants.sorted()
     }
 
-    private static func check(
-        _ entry: WriteLogEntry, at time: Instant, facts: [VerdictFact], revocations: [DesignationRevocation.Effect]
-    ) -> Mismatch? {
-        let intended = DeviceFold.evaluate(facts, revocations: revocations, at: time)
+    private static func check(_ entry: WriteLogEntry, at time: Instant, _ rules: Rules) -> Mismatch? {
+        let intended = DeviceFold.evaluate(
+            rules.facts, revocations: rules.revocations, redemptions: rules.redemptions, on: entry.deviceBinding,
+            at: time)
         let requested = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
         if requested != intended.bits {
             return Mismatch(

@@ -37,6 +37,8 @@ public struct RecordKind: Sendable, Equatable, Hashable, CustomStringConvertible
     public static var statusAttempt: RecordKind { .init(stored: StatusAttempt.self) }
     public static var compromiseReport: RecordKind { .init(stored: CompromiseReport.self) }
     public static var revocation: RecordKind { .init(stored: RevocationDetermination.self) }
+    public static var grant: RecordKind { .init(stored: Grant.self) }
+    public static var redemption: RecordKind { .init(stored: Redemption.self) }
 
     /// The stored kinds, then the wire-only shapes.
     public static var allCases: [RecordKind] {
@@ -48,7 +50,7 @@ public struct RecordKind: Sendable, Equatable, Hashable, CustomStringConvertible
     /// Recognizes a record by its distinguishing fields; nil when no kind matches.
     ///
     /// Each kind has a field no other kind has, so recognition is unambiguous:
-    /// `profileVersion`, `violationClasses`, `mandateVersion`, `verdictVersion`,
+    /// `profileVersion`, `grantVersion`, `redemptionVersion`, `violationClasses`, `mandateVersion`, `verdictVersion`,
     /// `consentedManifest`, `entryHash`, `noticeVersion`/`evidenceSummary`, `authorityContact`;
     /// a receipt is exactly `{verdictRef, status, receivedAt}`; a gate result is one of four tags.
     public static func recognize(_ object: JSONObject) -> RecordKind? {
@@ -57,6 +59,8 @@ public struct RecordKind: Sendable, Equatable, Hashable, CustomStringConvertible
         if has("attemptVersion") { return .statusAttempt }
         if has("compromiseReportVersion") { return .compromiseReport }
         if has("revocationVersion") { return .revocation }
+        if has("grantVersion") { return .grant }
+        if has("redemptionVersion") { return .redemption }
         if has("violationClasses") { return .manifest }
         if has("mandateVersion") { return .mandate }
         if has("verdictVersion") { return .verdict }

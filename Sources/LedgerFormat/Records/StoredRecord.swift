@@ -40,7 +40,7 @@ extension StoredRecord {
 public enum StoredRecords {
     public static let kinds: [any StoredRecord.Type] = [
         EnforcementProfile.self, AuthorityManifest.self, Mandate.self, Verdict.self, VerdictReceipt.self,
-        StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self,
+        StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self, Grant.self, Redemption.self,
     ]
 
     /// The kind with a stable ``StoredRecord/code``.

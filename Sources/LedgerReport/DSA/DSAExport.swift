@@ -20,9 +20,12 @@ public enum DSAExport {
 
     /// Every restriction the verified history imposed up to `time`, on every binding.
     public static func restrictions(of history: VerifiedHistory, upTo time: Instant) -> [Restriction] {
-        history.knownBindings.flatMap { binding in
-            Restriction.all(history.facts(of: binding), revocations: history.revocations, upTo: time)
-        }
+        Restriction.joinedAcrossRecoveries(
+            history.knownBindings.flatMap { binding in
+                Restriction.all(
+                    history.foldFacts(of: binding), revocations: history.revocations,
+                    redemptions: history.redemptions, on: binding, upTo: time)
+            })
     }
 
     /// The statements for `restrictions` (the database refuses restrictions applied before 2020: those are
@@ -125,6 +128,8 @@ public enum DSAExport {
         switch label {
         case EvaluatorRule.expiry.rawValue?: "its term expired"
         case EvaluatorRule.designationRevocation.rawValue?: "the authority's designation was revoked"
+        case let label? where label.hasPrefix(GrantRedemption.labelPrefix):
+            "the authority's unban grant \(label.dropFirst(GrantRedemption.labelPrefix.count)) was redeemed"
         case let ref? where ContentAddress(hex: ref) != nil: "by verdict \(ref), a reversal or a later decision"
         default: "by the rules (\(label ?? "reconciliation"))"
         }

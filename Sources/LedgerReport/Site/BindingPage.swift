@@ -90,6 +90,28 @@ enum BindingPage {
             return when
                 + "<p><strong>Ban ended.</strong> The ban of case \(HTML.code(ban.caseId)) reached the end of "
                 + "its term (<a href=\"#\(SiteLinks.anchor(kind: Verdict.kindName, ban.ref))\">the ban</a>).</p>\n"
+        case .redemption(let redemption, let grant, let executed):
+            let what: String =
+                switch redemption.toBinding {
+                case let to?:
+                    "re-linked case \(HTML.code(redemption.caseId)) from \(HTML.code(redemption.fromBinding)) to "
+                        + "\(HTML.code(to)) after a reinstall"
+                case nil:
+                    "ended the ban of case \(HTML.code(redemption.caseId)) on \(HTML.code(redemption.fromBinding))"
+                }
+            var text =
+                "<p><strong>Grant redeemed.</strong> The vendor redeemed "
+                + (grant.map {
+                    "\(HTML.code($0.authority))'s grant for \(HTML.code($0.grantee)), issued \(HTML.time($0.issuedAt)), "
+                }
+                    ?? "a grant ") + "and \(what).</p>\n"
+            if !executed {
+                text +=
+                    "<p class=\"finding\"><strong>Conduct finding:</strong> the redemption is outside the rules and "
+                    + "has no effect.</p>\n"
+            }
+            return when + text + block(Grant.self, redemption.grantRef, "Grant")
+                + block(Redemption.self, redemption.ref, "Redemption")
         case .write(let entry, let explanation, let governedBy, let unauthorized):
             var note = "<p>\(HTML.escape(explanation))</p>\n"
             if let governedBy, let link = links.verdict(governedBy) {

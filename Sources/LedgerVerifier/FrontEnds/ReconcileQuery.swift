@@ -87,8 +87,8 @@ public struct ReconcileQuery: Sendable {
         let rows = bindings.map { binding in
             Row(
                 row: Reconciler.row(
-                    binding: binding, facts: history.facts(of: binding), lastWritten: written[binding],
-                    revocations: history.revocations, at: at),
+                    binding: binding, facts: history.foldFacts(of: binding), lastWritten: written[binding],
+                    revocations: history.revocations, redemptions: history.redemptions, at: at),
                 identities: history.identities(onBinding: binding).map(\.user),
                 corrects: unauthorized[binding] ?? [])
         }

@@ -146,6 +146,21 @@ private struct Inspection {
             ]
             signed("interface", revocation.signatureStatus(keys: options.keys), RevocationPolicy.name)
             unchecked.append("whether the cited evidence justifies it: append and verify judge it against the ledger")
+        case let grant as Grant:
+            summary += [
+                ("grantType", grant.grantType.rawValue), ("caseId", grant.caseId), ("grantee", grant.grantee),
+                ("authority", grant.authority), ("issuedAt", grant.issuedAt.rfc3339),
+            ]
+            signed("operator", grant.signatureStatus(keys: options.keys), GrantPolicy.name)
+            unchecked.append("its redemption: append and verify judge it against the ledger")
+        case let redemption as Redemption:
+            summary += [
+                ("grantRef", redemption.grantRef.hex), ("grantType", redemption.grantType.rawValue),
+                ("fromBinding", redemption.fromBinding), ("toBinding", redemption.toBinding ?? "-"),
+                ("redeemedAt", redemption.redeemedAt.rfc3339),
+            ]
+            unchecked.append(
+                "the grant, its signature, lifetime and single use: append and verify judge it against the ledger")
         default:
             unchecked.append(
                 "the \(type(of: record).kindName)'s own rules: append and verify judge it against the ledger")

@@ -56,6 +56,7 @@ public enum StandardLedgerPolicy {
         MandateScopePolicy(),
         AccountScopePolicy(),
         RevocationPolicy(),
+        GrantPolicy(),
         WriteReplayPolicy(),
     ]
 }

@@ -11,15 +11,20 @@ public struct WriteReplayPolicy: LedgerPolicy {
     public static let findingKind = PolicyFailure.Kind.conduct
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
-        var newFacts: [String: [VerdictFact]] = [:]
-        for file in step.files {
-            if let fact = ReplayState.fact(for: file) { newFacts[fact.deviceBinding, default: []].append(fact) }
-        }
+        let newFacts = ReplayState.newFacts(in: step)
+        // Redemptions in the commit count from their time, like its verdicts (F12).
+        let redemptions =
+            state.maps.redemptions
+            + state.judgedRedemptions(in: step, newFacts: newFacts).compactMap { try? $0.judgement.get() }
         var failures: [PolicyFailure] = []
         for file in step.files {
             guard let entry = file.entry else { continue }
-            let facts = state.facts(of: entry.deviceBinding) + (newFacts[entry.deviceBinding] ?? [])
-            if let mismatch = WriteReplay.check(entry, facts: facts, revocations: state.maps.revocations) {
+            let facts = GrantRedemption.sources(of: entry.deviceBinding, redemptions).flatMap {
+                state.facts(of: $0) + (newFacts[$0] ?? [])
+            }
+            if let mismatch = WriteReplay.check(
+                entry, facts: facts, revocations: state.maps.revocations, redemptions: redemptions)
+            {
                 failures.append(
                     failure(
                         step, path: file.path, record: "sequence \(entry.sequence)",

@@ -126,7 +126,7 @@ enum TamperCorpus {
 
     static let attacks: [Attack] =
         history + timeTravel + signatures + tree + gitObjects + descriptor + records + verdictAttacks + checkpoints
-        + revocationAttacks + writeLog + limits + logHandover + replacedCosignatures
+        + revocationAttacks + grantAttacks + writeLog + limits + logHandover + replacedCosignatures
 
     // MARK: - Git objects only canonical, work bounded
 
@@ -790,6 +790,104 @@ enum TamperCorpus {
             let late = VerdictReceipt(
                 verdictRef: verdicts[0].ref, status: .queued, receivedAt: Instant.parse("2026-08-20T00:00:00Z")!)
             s.rewrite(from: 2, edits: from(2, [.upsert(path: receiptPath(0), id: s.blob(late.json), mode: mode)]))
+        },
+    ]
+
+    // MARK: - Grants and redemptions (docs/FORMAT.md "Grants and redemptions")
+
+    /// An authority's grant for the banned identity of the good ledger (mandate 1, case-ban, device 1).
+    static func grant(
+        _ type: Grant.GrantType, grantee: Int = 1, issuedAt: String = "2026-08-12T02:00:10Z",
+        signer: Ed25519.PrivateKey = FixtureLedger.authority.operatorKey
+    ) -> JSONObject {
+        FixtureRecords.grant(
+            type.rawValue, caseId: "case-ban", grantee: mandates[grantee].userKey, authority: FixtureLedger.authority,
+            issuedAt: issuedAt, signer: signer)
+    }
+
+    /// Stores `grant` and its redemptions on device `binding` (the mandate of that index) in a commit on the
+    /// tip (02:00:00 → 02:01:00); returns the grantRef.
+    @discardableResult
+    static func redeem(
+        _ s: Surgeon, _ grant: JSONObject, binding: Int = 1, at times: [String] = ["2026-08-12T02:00:20Z"]
+    ) -> ContentAddress {
+        let stored = try! Grant(json: grant)
+        let redemptions = times.map { time in
+            try! Redemption(
+                json: FixtureRecords.redemption(
+                    of: grant, mandateRef: mandates[binding].ref, from: FixtureLedger.bindings[binding],
+                    to: stored.grantType == .recovery ? "enrollment:device-9" : nil, redeemedAt: time))
+        }
+        add(
+            s,
+            [(newRecordPath(Grant.self, stored.ref), CanonicalJSON.encode(stored.json))]
+                + redemptions.map { (newRecordPath(Redemption.self, $0.ref), CanonicalJSON.encode($0.json)) })
+        return stored.ref
+    }
+
+    /// Logs device 1's clear write authorized by `label` in the next commit (02:01:00 → 02:02:00).
+    static func clearDevice1(_ s: Surgeon, by label: String) {
+        appendEntries(s) { last in
+            [
+                write(
+                    7, after: last, binding: FixtureLedger.bindings[1], by: label, caseOpen: false, banned: false,
+                    at: "2026-08-12T02:01:30Z")
+            ]
+        }
+    }
+
+    static let grantAttacks: [Attack] = [
+        // Not an attack: an unban grant redeemed within the rules ends the ban, and the clear write it
+        // explains is logged `recovery-unban:<grantRef>` (onym-wire §3.13).
+        Attack(
+            name: "an unban grant redeemed, and the write it authorizes", policy: "GrantPolicy",
+            conformance: "UnbanGrantRedeemed", accepted: true
+        ) { s in
+            let ref = redeem(s, grant(.unban))
+            clearDevice1(s, by: GrantRedemption.labelPrefix + ref.hex)
+        },
+        Attack(
+            name: "a write authorized by a grant never redeemed", policy: "WriteReplayPolicy", conduct: true,
+            conformance: "WriteByAnUnredeemedGrant"
+        ) { s in
+            let stored = try! Grant(json: grant(.unban))
+            add(s, [(newRecordPath(Grant.self, stored.ref), CanonicalJSON.encode(stored.json))])
+            clearDevice1(s, by: GrantRedemption.labelPrefix + stored.ref.hex)
+        },
+        Attack(
+            name: "a redeemed grant signed by a stranger", policy: "GrantPolicy", conduct: true,
+            conformance: "GrantSignedByAStranger"
+        ) { s in
+            redeem(s, grant(.unban, signer: stranger))
+        },
+        Attack(
+            name: "a grant redeemed after its 30 days", policy: "GrantPolicy", conduct: true,
+            conformance: "GrantRedeemedAfterItsLifetime"
+        ) { s in
+            redeem(s, grant(.unban, issuedAt: "2026-07-13T02:00:19Z"))
+        },
+        Attack(
+            name: "a grant redeemed twice", policy: "GrantPolicy", conduct: true, conformance: "GrantRedeemedTwice"
+        ) { s in
+            redeem(s, grant(.unban), at: ["2026-08-12T02:00:20Z", "2026-08-12T02:00:25Z"])
+        },
+        Attack(
+            name: "an unban for an identity no ban of the case accuses", policy: "GrantPolicy", conduct: true,
+            conformance: "UnbanWithoutABan"
+        ) { s in
+            redeem(s, grant(.unban, grantee: 0), binding: 0)
+        },
+        Attack(
+            name: "a recovery redeemed with another identity's mandate", policy: "GrantPolicy", conduct: true,
+            conformance: "RecoveryWithAnotherIdentitysMandate"
+        ) { s in
+            redeem(s, grant(.recovery, grantee: 1), binding: 2)
+        },
+        Attack(name: "a grant without its grantType", policy: "RecordSchemaPolicy") { s in
+            var object = grant(.unban)
+            object.remove("grantType")
+            let ref = SHA256.hash(CanonicalJSON.signingBytes(of: object, omitting: "signature"))
+            add(s, [(newRecordPath(Grant.self, ref), CanonicalJSON.encode(object))])
         },
     ]
 

@@ -8,6 +8,8 @@ public enum SignatureRole: String, Sendable {
     case `operator`
     /// A manifest's detached signature, by its own operator.
     case manifest = "manifest (detached)"
+    /// The grant a redemption redeems, by the operator key of the grantee's consented manifest.
+    case grant = "grant (operator)"
 }
 
 /// Where the keys a signature is checked against come from.

@@ -1,0 +1,24 @@
+/// A redemption as a stored kind (onym-wire §5 `recoveries`): it names the grant it redeems (in its
+/// commit or before), the grantee's mandate and, through it, the consented manifest, whose operator key
+/// must have signed the grant (onym-wire §2: "Recovery grant / unban grant — authority operator key").
+extension Redemption: CanonicalStoredRecord, TimedRecord {
+    public static let kindName = "redemption"
+    public static let code: UInt8 = 9
+    public static let folder = "redemptions"
+    public var address: ContentAddress { ref }
+
+    public static let references: [RecordReference] = [
+        .field(of: Redemption.self, to: Grant.self) { [$0.grantRef] },
+        .field(of: Redemption.self, to: Mandate.self) { [$0.mandateRef] },
+        .through(Mandate.self, to: AuthorityManifest.self) { $0.manifestHash },
+    ]
+
+    /// The grant's signature, under the operator key of the manifest the named mandate consented to.
+    public static let signatures: [SignatureRule] = [
+        .init(of: Redemption.self, .grant, key: .referencedManifestOperator) { _, keys, found in
+            found.first(Grant.self).map { $0.signatureStatus(keys: keys) } ?? .missing
+        }
+    ]
+
+    public var timedFields: [TimeWindow.Field] { [.init("redeemedAt", redeemedAt, .vendorEvent)] }
+}

@@ -1,0 +1,46 @@
+/// The vendor's redemption of a grant (onym-wire §5 `recoveries(grant_ref, case_id, from_binding,
+/// to_binding, recovered_at)`, and the unban redemption the newest reference keeps beside it): unsigned,
+/// like a receipt — the vendor's signed commit is its signature. It names the grant it redeems and the
+/// grantee's mandate for the grant's authority (whose consented manifest's operator key signs the grant),
+/// and states the bindings and the time (docs/FORMAT.md "Grants and redemptions").
+public struct Redemption: Sendable, Equatable {
+    public static let fields: Set<String> = [
+        "redemptionVersion", "grantRef", "grantType", "caseId", "mandateRef", "fromBinding", "toBinding",
+        "redeemedAt",
+    ]
+
+    public let json: JSONObject
+    public let grantRef: ContentAddress
+    public let grantType: Grant.GrantType
+    public let caseId: String
+    public let mandateRef: ContentAddress
+    /// The binding the grant acts on: where the case's verdicts are at the redemption.
+    public let fromBinding: String
+    /// For a recovery: the binding the case's verdicts and the grantee's mandates move to.
+    public let toBinding: String?
+    public let redeemedAt: Instant
+
+    public init(json: JSONObject) throws(LedgerFormatError) {
+        let reader = FieldReader(json)
+        try reader.rejectUnknownKeys(allowed: Self.fields)
+        try reader.version("redemptionVersion")
+        grantRef = try reader.contentAddress("grantRef")
+        grantType = try Grant.GrantType(reader)
+        caseId = try reader.nonEmptyString("caseId")
+        mandateRef = try reader.contentAddress("mandateRef")
+        fromBinding = try reader.nonEmptyString("fromBinding")
+        toBinding = json["toBinding"] == nil ? nil : try reader.nonEmptyString("toBinding")
+        guard (toBinding != nil) == (grantType == .recovery) else {
+            throw LedgerFormatError(
+                .invalidValue, "toBinding is present exactly when the grant is a recovery grant", path: "$.toBinding")
+        }
+        guard toBinding != fromBinding else {
+            throw LedgerFormatError(.invalidValue, "a recovery moves to another binding", path: "$.toBinding")
+        }
+        redeemedAt = try reader.timestamp("redeemedAt")
+        self.json = json
+    }
+
+    /// Its content address: SHA-256 of its canonical bytes (it carries no signature).
+    public var ref: ContentAddress { SHA256.hash(CanonicalJSON.encode(json)) }
+}

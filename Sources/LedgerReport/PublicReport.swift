@@ -34,7 +34,7 @@ public enum PublicReport {
     /// Writes the site of `ledger` into `folder` (replacing a previous report there, refusing any other
     /// non-empty folder). `progress` is told how many binding pages are done, of how many. The pages check
     /// their records in the reader's browser against the tip's checkpoint, and its cosignatures by at least
-    /// `quorum` of `witnesses` when given (``RecordProofs``).
+    /// `quorum` of `witnesses` when given (`RecordProofs`).
     public static func write(
         _ ledger: AuditedLedger, to folder: String, witnesses: [NoteKey] = [], quorum: Int = 0,
         progress: ((Int, Int) -> Void)? = nil

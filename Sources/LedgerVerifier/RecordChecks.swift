@@ -1,6 +1,6 @@
 public import LedgerFormat
 
-/// What the loader found for one file through its kind's declaration (``RecordDeclaration``): the
+/// What the loader found for one file through its kind's declaration (`RecordDeclaration`): the
 /// records its references resolved to, and the status of each signature it carries.
 public struct RecordChecks: Sendable {
     /// The records the file names, found in its commit or before it.

@@ -44,7 +44,7 @@ public struct ReplayState: Sendable, Equatable {
     public func facts(of binding: String) -> [VerdictFact] { maps.bindings[binding]?.facts ?? [] }
 
     /// The verdicts that may fold on `binding`: its own and those of every binding a redeemed recovery moves
-    /// into it (``GrantRedemption/sources(of:_:)``); the fold places each at its time.
+    /// into it (`GrantRedemption.sources(of:_:)`); the fold places each at its time.
     public func foldFacts(of binding: String, redemptions: [GrantRedemption.Effect]) -> [VerdictFact] {
         GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
     }
@@ -196,7 +196,7 @@ public struct ReplayState: Sendable, Equatable {
     /// What one stored record adds to the state, in the order the ledger stores them. `receiptFact` is the
     /// evaluator's fact of a receipt's verdict (``executedFact(_:receivedAt:mandate:manifest:)``), nil when it
     /// is not executed; `redemption` the records a redemption names (its effect is folded only when it is
-    /// within the rules, ``GrantRedemption/judge(_:resolved:facts:earlier:)``).
+    /// within the rules, `GrantRedemption.judge(_:resolved:facts:earlier:)`).
     mutating func fold(
         _ record: any StoredRecord, receiptFact: VerdictFact?, redemption: GrantRedemption.Resolved? = nil
     ) {

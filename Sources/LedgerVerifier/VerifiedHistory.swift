@@ -27,7 +27,7 @@ public final class VerifiedHistory {
     /// table's keys: it holds a record for exactly those).
     public private(set) lazy var knownBindings: [String] = bindingTable.keys().sorted()
     public let revocations: [DesignationRevocation.Effect]
-    /// The grants redeemed within the rules (``GrantRedemption``).
+    /// The grants redeemed within the rules (`GrantRedemption`).
     public let redemptions: [GrantRedemption.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
     public let snapshot: LedgerSnapshot

@@ -86,7 +86,7 @@ public struct AddCheckpointRequest: Sendable, Equatable {
 
 /// A C2SP tlog-checkpoint body as a witness reads it from any log: origin, tree size and root hash lines,
 /// then optional extension lines (tlog-checkpoint: "zero or more" non-empty lines, signed but carrying no
-/// statement). ``TreeHead`` is this ledger's own body, which has none.
+/// statement). `TreeHead` is this ledger's own body, which has none.
 public struct CheckpointBody: Sendable, Equatable {
     public let origin: String
     public let size: Int

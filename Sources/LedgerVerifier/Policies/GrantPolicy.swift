@@ -4,7 +4,7 @@ import LedgerStore
 /// Onym-wire §3.12, §2; profile §10 "identity-mediated re-linking after reinstall": every redemption
 /// the vendor stored is within the rules — its grant signed by the operator key of the grantee's
 /// consented manifest, redeemed within its lifetime and skew, once, by the accused grantee with a mandate
-/// for the authority on the binding (``GrantRedemption/judge(_:resolved:facts:earlier:)``). A redemption
+/// for the authority on the binding (`GrantRedemption.judge(_:resolved:facts:earlier:)`). A redemption
 /// outside them is the vendor's misconduct in an authentic history; it is not executed.
 public struct GrantPolicy: LedgerPolicy {
     public static let name = "GrantPolicy"

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A small HTTP/1.1 server on POSIX sockets: one request per connection, a thread per connection up to
-/// `maxConnections` (more are answered 503 at once), a bounded head and body (``HTTPRequestParser``), and
+/// `maxConnections` (more are answered 503 at once), a bounded head and body (`HTTPRequestParser`), and
 /// `timeout` seconds for each read and write and twice that for a whole request, so a slow or silent
 /// client costs one thread for a bounded time and never blocks another.
 public final class HTTPServer: Sendable {

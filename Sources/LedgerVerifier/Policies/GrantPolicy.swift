@@ -11,7 +11,10 @@ public struct GrantPolicy: LedgerPolicy {
     public static let findingKind = PolicyFailure.Kind.conduct
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
-        state.judgedRedemptions(in: step, newFacts: ReplayState.newFacts(in: step)).compactMap { file, judgement in
+        // Most commits redeem nothing: the step's verdict facts are worked out only for one that does.
+        guard step.files.contains(where: { file in (file.record() as Redemption?) != nil }) else { return [] }
+        return state.judgedRedemptions(in: step, newFacts: ReplayState.newFacts(in: step)).compactMap {
+            file, judgement in
             guard case .failure(let refusal) = judgement, let redemption: Redemption = file.record() else {
                 return nil
             }

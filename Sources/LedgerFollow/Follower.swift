@@ -42,7 +42,7 @@ public struct Follower: Sendable {
         public var commits: [ObjectID] = []
         public var imported = (mandates: 0, verdicts: 0, writes: 0)
         public var alreadyImported = (mandates: 0, verdicts: 0, writes: 0)
-        /// Rows of `recoveries`, not imported: the ledger has no grant record kind yet.
+        /// Rows of `recoveries`, not imported: the store keeps no grant bytes for them.
         public var recoveriesNotImported = 0
         public var logSize: Int64 = 0
         public var logHead = WriteLogEntry.genesis

@@ -49,6 +49,6 @@ public struct StoreSnapshot: Sendable {
     /// Rows in `write_log` altogether, and the last one's `entry_hash` (`genesis` when empty).
     public var writeLogSize: Int64 = 0
     public var writeLogHead = "genesis"
-    /// Rows of `recoveries`: not imported (the ledger has no grant record kind yet; docs/DECISIONS.md).
+    /// Rows of `recoveries`: not imported (the store keeps no grant bytes for them; docs/DECISIONS.md).
     public var recoveries = 0
 }

@@ -303,7 +303,7 @@ struct FollowTests {
         Self.expectRefused(setup.follow(), naming: ["verdicts ", "received_at"], tip: tip, setup)
     }
 
-    /// `recoveries` rows are reported as not imported (the ledger has no grant record kind yet).
+    /// `recoveries` rows are reported as not imported (the store keeps no grant bytes for them).
     @Test func recoveriesAreReportedNotImported() throws {
         var setup = Setup()
         setup.backend.addDevices(1)

@@ -29,8 +29,8 @@ extension OnymLedger {
                 the next with nothing lost and nothing twice.
                 Refused with exit 65, nothing written: a store whose write-log chain is broken (the sequence
                 and the hashes are named), a row the ledger imported that has changed since, an event dated
-                before the ledger's tip. recoveries rows are not imported (the ledger has no grant record kind
-                yet) and are counted as not imported.
+                before the ledger's tip. recoveries rows are not imported (the store does not keep the grant a
+                redemption must name, only its grantRef) and are counted as not imported.
                 With --witness, after each pass that published a commit the new checkpoint goes to each witness
                 (as 'witness submit' sends it: C2SP tlog-witness, a proof from the size each last cosigned) and
                 what they cosign is stored in a later commit; a witness that is slow, down or refuses is named
@@ -203,8 +203,8 @@ extension OnymLedger {
             }
             if result.recoveriesNotImported > 0 {
                 Output.err(
-                    "follow: \(result.recoveriesNotImported) recoveries rows not imported: the ledger has no grant "
-                        + "record kind yet (docs/DECISIONS.md, \"follow: recoveries are not imported\")")
+                    "follow: \(result.recoveriesNotImported) recoveries rows not imported: the store keeps no grant "
+                        + "bytes to store with them (docs/DECISIONS.md, \"follow: recoveries are not imported\")")
             }
             for finding in result.conductFindings {
                 Output.err("conduct finding (the write is logged, as every call must be): \(finding)")

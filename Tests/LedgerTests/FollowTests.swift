@@ -162,6 +162,12 @@ struct FollowTests {
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Self.commits(try Self.pass(second)) >= 1)
         #expect(second.stderr.contains("auditor.example: not cosigned"), "\(second.stderr)")
+        // Without a root of trust to read the log under, --witness is refused before anything is published.
+        let untrusted = Setup(devices: 1)
+        let before = untrusted.scenario.tip
+        let refused = untrusted.follow(["--witness", witness.submitArgument])
+        #expect(refused.status == 64 && refused.stderr.contains("--witness needs --trust"), "\(refused.stderr)")
+        #expect(untrusted.scenario.tip == before, "a refused follow published")
     }
 
     /// A backlog is published in bounded batches by event time, each within its time window.

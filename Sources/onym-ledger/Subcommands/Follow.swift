@@ -99,6 +99,11 @@ extension OnymLedger {
                 witnessTimeout = Double(value)
             }
             let audit = try AuditOptions(parsing: &arguments)
+            // The checkpoint a witness is sent is read from the verified ledger: say under which root of trust
+            // now, rather than after a pass has published.
+            if !witnesses.isEmpty && audit.trust == nil {
+                throw .usage("--witness needs --trust KEY_OR_FILE: the root of trust the log is verified under")
+            }
             let logKey = try CommonOptions.logKey(&arguments)
             guard let store = try arguments.option("--sqlite") else {
                 throw .usage("--sqlite DB is required: the backend's SQLite store")

@@ -4,10 +4,14 @@
 
 /// Accumulated time per verification phase, printed on stderr at the end when `ONYM_LEDGER_TRACE`
 /// is set (how BENCHMARKS.md's profile was taken). Silent and nearly free otherwise.
+///
+/// Each phase reports its wall time and the CPU time of the thread that timed it: on a shared machine the
+/// wall time of a phase includes the time its thread waited for a core, its CPU time does not.
 package final class PhaseClock {
     package static let enabled = getenv("ONYM_LEDGER_TRACE") != nil
-    private var totals: [(String, Double)] = []
+    private var totals: [(phase: String, wall: Double, cpu: Double)] = []
     private var last = PhaseClock.now()
+    private var lastCPU = PhaseClock.threadCPU()
 
     package init() {}
 
@@ -17,19 +21,31 @@ package final class PhaseClock {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    /// The CPU time the calling thread has used so far, in seconds.
+    package static func threadCPU() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     package func lap(_ phase: String) {
         guard Self.enabled else { return }
         let current = Self.now()
-        if let index = totals.firstIndex(where: { $0.0 == phase }) {
-            totals[index].1 += current - last
+        let currentCPU = Self.threadCPU()
+        if let index = totals.firstIndex(where: { $0.phase == phase }) {
+            totals[index].wall += current - last
+            totals[index].cpu += currentCPU - lastCPU
         } else {
-            totals.append((phase, current - last))
+            totals.append((phase, current - last, currentCPU - lastCPU))
         }
         last = current
+        lastCPU = currentCPU
     }
 
     package func report(prefix: String = "") {
-        for (phase, seconds) in totals { Self.note("\(prefix)\(phase) \(Int(seconds * 1000)) ms") }
+        for total in totals {
+            Self.note("\(prefix)\(total.phase) \(Int(total.wall * 1000)) ms (thread CPU \(Int(total.cpu * 1000)) ms)")
+        }
     }
 
     /// One `trace:` line on stderr, when tracing is on.

@@ -120,6 +120,8 @@ struct CommitLoader {
             }.first ?? state.descriptor
         Self.checkSignaturesInParallel(&files, descriptor: descriptor)
         clock.lap("load: signatures (parallel)")
+        ReplayState.noteExecutedFacts(files)
+        clock.lap("load: executed verdicts")
         var step = CommitStep(
             index: index, commit: read.commit, parentTree: read.parentTree, signature: read.signature,
             changes: read.changes, files: files, trailers: LedgerTrailers(message: read.commit.message),

@@ -23,6 +23,9 @@ public final class LoadedFile: @unchecked Sendable {
     public var checks = RecordChecks()
     /// For a cosignature the commit replaces (`cosignatures/<key ID>`): the bytes its parent stored there.
     public var replacedBytes: [UInt8]? = nil
+    /// For a receipt: its verdict as the replay executes it (`ReplayState.executedFact`), worked out once by
+    /// `CommitLoader` for every policy and the fold; nil when the verdict is not executed or does not resolve.
+    public var executedFact: VerdictFact? = nil
 
     public init(
         path: String, meaning: LedgerLayout.PathMeaning, bytes: [UInt8], isCanonical: Bool,

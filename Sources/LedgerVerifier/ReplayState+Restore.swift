@@ -79,7 +79,7 @@ extension ReplayState {
 
     /// The evaluator's fact of a stored receipt's verdict: the verdict, its mandate and the mandate's
     /// manifest found through the snapshot's lookup (a file that does not decode counts as absent, as in
-    /// the fold), then ``executedFact(_:receivedAt:mandate:manifest:)``.
+    /// the fold), then ``executedFact(_:receivedAt:mandate:manifest:signature:)``.
     private static func fact(for receipt: VerdictReceipt, in snapshot: LedgerSnapshot) throws(GitError)
         -> VerdictFact?
     {

@@ -80,7 +80,7 @@ public struct ReplayState: Sendable, Equatable {
     static func newFacts(in step: CommitStep) -> [String: [VerdictFact]] {
         var found: [String: [VerdictFact]] = [:]
         for file in step.files {
-            if let fact = fact(for: file) { found[fact.deviceBinding, default: []].append(fact) }
+            if let fact = file.executedFact { found[fact.deviceBinding, default: []].append(fact) }
         }
         return found
     }
@@ -115,14 +115,33 @@ public struct ReplayState: Sendable, Equatable {
         return (position.size, position.head)
     }
 
-    /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve.
-    static func fact(for receiptFile: LoadedFile) -> VerdictFact? {
+    /// Works out, once per commit, each receipt's verdict as the replay executes it
+    /// (``LoadedFile/executedFact``). A verdict stored in the same commit had its operator signature checked
+    /// by the loader with the key this check would use (its mandate's consented manifest's): that status is
+    /// taken rather than verifying the same signature again.
+    static func noteExecutedFacts(_ files: [LoadedFile]) {
+        var checked: [ContentAddress: SignatureStatus] = [:]
+        for file in files {
+            if let verdict = file.verdict, let status = file.checks.signatures[.operator] {
+                checked[verdict.ref] = status
+            }
+        }
+        for file in files where file.receipt != nil {
+            file.executedFact = fact(for: file, signatures: checked)
+        }
+    }
+
+    /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve; `signatures`
+    /// holds operator-signature statuses already checked, by verdict.
+    static func fact(for receiptFile: LoadedFile, signatures: [ContentAddress: SignatureStatus] = [:])
+        -> VerdictFact?
+    {
         guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.referenced(Verdict.self),
             let mandate = receiptFile.checks.referenced(Mandate.self)
         else { return nil }
         return executedFact(
             verdict, receivedAt: receipt.receivedAt, mandate: mandate,
-            manifest: receiptFile.checks.referenced(AuthorityManifest.self))
+            manifest: receiptFile.checks.referenced(AuthorityManifest.self), signature: signatures[verdict.ref])
     }
 
     /// A received verdict as the replay executes it — or nil when it is not executed: its consented manifest
@@ -131,11 +150,15 @@ public struct ReplayState: Sendable, Equatable {
     /// is reported by VerdictValidationPolicy (conduct), and the bits it may have written after it are
     /// judged by what the valid verdicts give (docs/DECISIONS.md, "Stored invalid verdicts are not executed").
     /// The one rule the fold, its rebuild from the tree and the writer share.
+    /// `signature` is the verdict's operator-signature status when it was already checked with the consented
+    /// manifest's key (nil: the check verifies it).
     static func executedFact(
-        _ verdict: Verdict, receivedAt: Instant, mandate: Mandate, manifest: AuthorityManifest?
+        _ verdict: Verdict, receivedAt: Instant, mandate: Mandate, manifest: AuthorityManifest?,
+        signature: SignatureStatus? = nil
     ) -> VerdictFact? {
         guard let manifest,
-            case .success = VerdictValidator.validate(verdict, mandate: mandate, manifest: manifest, now: receivedAt)
+            case .success = VerdictValidator.validate(
+                verdict, mandate: mandate, manifest: manifest, now: receivedAt, signature: signature)
         else { return nil }
         return VerdictFact(verdict: verdict, receivedAt: receivedAt, manifest: manifest)
     }
@@ -168,7 +191,7 @@ public struct ReplayState: Sendable, Equatable {
                 checkpointBody = note.text
             case .success(.record(let record)):
                 fold(
-                    record, receiptFact: record is VerdictReceipt ? Self.fact(for: file) : nil,
+                    record, receiptFact: record is VerdictReceipt ? file.executedFact : nil,
                     redemption: record is Redemption ? Self.resolved(file) : nil)
             default:
                 break
@@ -194,7 +217,7 @@ public struct ReplayState: Sendable, Equatable {
     ]
 
     /// What one stored record adds to the state, in the order the ledger stores them. `receiptFact` is the
-    /// evaluator's fact of a receipt's verdict (``executedFact(_:receivedAt:mandate:manifest:)``), nil when it
+    /// evaluator's fact of a receipt's verdict (``executedFact(_:receivedAt:mandate:manifest:signature:)``), nil when it
     /// is not executed; `redemption` the records a redemption names (its effect is folded only when it is
     /// within the rules, `GrantRedemption.judge(_:resolved:facts:earlier:)`).
     mutating func fold(

@@ -46,6 +46,9 @@ package final class PhaseClock {
         for total in totals {
             Self.note("\(prefix)\(total.phase) \(Int(total.wall * 1000)) ms (thread CPU \(Int(total.cpu * 1000)) ms)")
         }
+        let wall = totals.reduce(0) { $0 + $1.wall }
+        let cpu = totals.reduce(0) { $0 + $1.cpu }
+        Self.note("\(prefix)all phases \(Int(wall * 1000)) ms (thread CPU \(Int(cpu * 1000)) ms)")
     }
 
     /// One `trace:` line on stderr, when tracing is on.

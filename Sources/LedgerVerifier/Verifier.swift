@@ -130,6 +130,8 @@ public enum Verifier {
             // Git reads, decoding and hashing of the next commits run on their own thread meanwhile.
             let readAhead = CommitReadAhead(path: repository.path, ids: commits)
             defer { readAhead.stop() }
+            let disposal = StepDisposal()
+            defer { disposal.drain() }
             for (offset, id) in commits.enumerated() {
                 let read = try readAhead.next()
                 clock.lap("wait for the reading thread")
@@ -147,6 +149,7 @@ public enum Verifier {
                 }
                 state.apply(step)
                 clock.lap("apply")
+                disposal.dispose(step)
                 options.progress?(offset + 1, commits.count)
             }
             clock.report()

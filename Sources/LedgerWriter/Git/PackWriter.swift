@@ -1,4 +1,5 @@
 internal import CLibgit2
+import LedgerFormat
 import LedgerStore
 internal import COpenSSL
 internal import CZlib
@@ -18,18 +19,30 @@ internal import CZlib
 /// a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is). See
 /// BENCHMARKS.md.
 final class PackWriter {
-    struct Object {
+    struct Object: Sendable {
         let id: ObjectID
         let type: git_object_t
         let data: [UInt8]
     }
 
-    struct PackError: Error, CustomStringConvertible { let description: String }
+    struct PackError: Error, Sendable, CustomStringConvertible { let description: String }
 
     /// Writes `objects` into `directory` (a repository's `objects/pack/`); returns the pack's name.
-    static func write(_ objects: [Object], into directory: String) throws(PackError) -> String {
+    ///
+    /// Deflating is the pack's CPU work: it runs on both cores, `slice` objects at a time (what is held
+    /// deflated at once), and the entries are written in the objects' order.
+    static func write(_ objects: [Object], into directory: String, slice: Int = 4096) throws(PackError) -> String {
         let writer = try PackWriter(directory: directory, count: objects.count)
-        for object in objects { try writer.add(object) }
+        var start = 0
+        while start < objects.count {
+            let part = Array(objects[start..<min(start + slice, objects.count)])
+            let entries = parallelMap(part) { object in Result { () throws(PackError) in try Self.entry(object) } }
+            for (object, entry) in zip(part, entries) {
+                let bytes = try entry.get()
+                try writer.addEntry(object.id, bytes, crc: Self.crc(bytes))
+            }
+            start += part.count
+        }
         return try writer.finish()
     }
 
@@ -41,7 +54,6 @@ final class PackWriter {
     private var offset = 0
     private let expected: Int
     private var entries: [(id: ObjectID, offset: Int, crc: UInt32)] = []
-    private var compressed: [UInt8] = []
 
     /// Starts a pack of `count` objects in `directory`, written to a temporary file until ``finish()``.
     init(directory: String, count: Int) throws(PackError) {
@@ -68,6 +80,12 @@ final class PackWriter {
 
     /// Adds `object`, deflated.
     func add(_ object: Object) throws(PackError) {
+        let entry = try Self.entry(object)
+        try addEntry(object.id, entry, crc: Self.crc(entry))
+    }
+
+    /// `object` as a pack entry: its type-and-size header, then its bytes deflated (zlib level 1).
+    static func entry(_ object: Object) throws(PackError) -> [UInt8] {
         var entry: [UInt8] = []
         var size = object.data.count
         var byte = UInt8(truncatingIfNeeded: (Int(object.type.rawValue) << 4) | (size & 0x0F))
@@ -78,16 +96,17 @@ final class PackWriter {
             size >>= 7
         }
         entry.append(byte)
+        let header = entry.count
         var bound = compressBound(uLong(object.data.count))
-        if compressed.count < Int(bound) { compressed = [UInt8](repeating: 0, count: Int(bound)) }
+        entry += repeatElement(0, count: Int(bound))
         let status = object.data.withUnsafeBufferPointer { source in
-            compressed.withUnsafeMutableBufferPointer { target in
-                compress2(target.baseAddress, &bound, source.baseAddress, uLong(source.count), Z_BEST_SPEED)
+            entry.withUnsafeMutableBufferPointer { target in
+                compress2(target.baseAddress! + header, &bound, source.baseAddress, uLong(source.count), Z_BEST_SPEED)
             }
         }
         guard status == Z_OK else { throw PackError(description: "zlib compress2 failed (\(status))") }
-        entry += compressed[0..<Int(bound)]
-        try addEntry(object.id, entry, crc: Self.crc(entry))
+        entry.removeLast(entry.count - header - Int(bound))
+        return entry
     }
 
     /// Adds an entry exactly as another pack stores it (object header and deflated data, no delta), whose

@@ -13,7 +13,8 @@ SWIFT ?= swift
 BIN := .build/release/onym-ledger
 VECTORS := Tests/LedgerTests/Vectors/reference
 
-.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property follow-crash docs report-screenshot fsck
+.PHONY: run test deps build format lint fuzz fuzz-git vectors example oracle append-property follow-crash docs report-screenshot fsck \
+  bench bench-10m
 
 ## Install missing system packages (apt-get, only when something is missing) and the schema validator.
 deps:
@@ -144,6 +145,17 @@ FOLLOW_KILL_SEED ?= 251727923
 follow-crash: deps
 	ONYM_FOLLOW_KILLS=$(FOLLOW_KILLS) ONYM_FOLLOW_KILL_SEED=$(FOLLOW_KILL_SEED) \
 	  $(SWIFT) test --filter FollowCrashTests
+
+## The benchmarks of BENCHMARKS.md (release builds; not part of make test). Each size builds its synthetic
+## ledger, then times append, full and incremental verify, the floor and stock git on it:
+##   make bench BENCH_SIZES="10000 100000 1000000"        (about 15 minutes on 2 cores)
+##   make bench-10m                                       (ten million write entries: hours, ~25 GB of disk)
+## BENCH_DIR keeps the ledgers (default: a new folder under /tmp).
+BENCH_SIZES ?= 10000 100000 1000000
+bench: deps
+	BENCH_DIR=$(BENCH_DIR) benchmarks/run $(BENCH_SIZES)
+bench-10m: deps
+	BENCH_DIR=$(BENCH_DIR) benchmarks/run 10000000
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

@@ -16,7 +16,11 @@ public final class LoadedFile: @unchecked Sendable {
     public var blob: ObjectID? = nil
     public let bytes: [UInt8]
     public let isCanonical: Bool
-    public var content: Result<FileContent, LedgerFormatError>
+    public let content: Result<FileContent, LedgerFormatError>
+    /// The stored record `content` holds, taken out once (the policies ask each file for it many times).
+    public let storedRecord: (any StoredRecord)?
+    /// The write-log entry `content` holds, taken out once.
+    public let entry: WriteLogEntry?
     /// SHA-256 of the file's bytes: its leaf in the ledger's transparency log (`LedgerLog`).
     public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
@@ -36,14 +40,26 @@ public final class LoadedFile: @unchecked Sendable {
         self.bytes = bytes
         self.isCanonical = isCanonical
         self.content = content
+        switch content {
+        case .success(.record(let record)):
+            storedRecord = record
+            entry = nil
+        case .success(.entry(let value)):
+            storedRecord = nil
+            entry = value
+        default:
+            storedRecord = nil
+            entry = nil
+        }
     }
 }
 
 extension LoadedFile {
     /// The stored record this file holds, when it decoded as `T`.
     public func record<T: StoredRecord>(_ type: T.Type = T.self) -> T? {
-        if case .success(.record(let record)) = content { return record as? T }
-        return nil
+        // The kind's code first: a cast that fails is the costly kind of `as?`.
+        guard let storedRecord, Swift.type(of: storedRecord).code == T.code else { return nil }
+        return storedRecord as? T
     }
 
     public var mandate: Mandate? { record() }
@@ -51,7 +67,6 @@ extension LoadedFile {
     public var receipt: VerdictReceipt? { record() }
     public var manifest: AuthorityManifest? { record() }
     public var statusAttempt: StatusAttempt? { record() }
-    public var entry: WriteLogEntry? { if case .success(.entry(let value)) = content { value } else { nil } }
 }
 
 extension LoadedFile {

@@ -11,6 +11,9 @@ public protocol StoredRecord: RecordDeclaration {
     static var code: UInt8 { get }
     /// The folder its files live in (`mandates`).
     static var folder: String { get }
+    /// The fields that tell an input object is this kind (`mandateVersion`): required by its schema, and
+    /// not all present in any other kind's (``RecordKind/matches(_:)``).
+    static var tellingFields: [String] { get }
     /// Its JSON Schema in `schemas/` (`mandate.schema.json`).
     static var schema: String { get }
     /// Decodes the stored bytes, already parsed into `json` (a caller that has parsed them — the

@@ -5,6 +5,7 @@ extension Redemption: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "redemption"
     public static let code: UInt8 = 9
     public static let folder = "redemptions"
+    public static let tellingFields = ["redemptionVersion"]
     public var address: ContentAddress { ref }
 
     public static let references: [RecordReference] = [

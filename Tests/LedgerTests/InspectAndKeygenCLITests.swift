@@ -242,7 +242,9 @@ struct InspectAppendAgreementTests {
         try Data(Vectors.bytes("reference/derived-ban-verdict.json")).write(to: URL(fileURLWithPath: path))
         let result = CLI.run(["inspect", path])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("not checked:      the verdict's signature: give its consented manifest"))
+        #expect(
+            result.stdout.contains(
+                "not checked:      the operator signature: give the manifest it names with --manifest FILE"))
         #expect(result.stdout.contains("not checked:      verdict validation: give --mandate FILE and --at TIME"))
     }
 }

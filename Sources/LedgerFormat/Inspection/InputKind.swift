@@ -51,7 +51,8 @@ public struct InputKind: Sendable, Equatable, CustomStringConvertible {
 
     /// Recognizes an input file: newline-delimited objects are write requests; otherwise the parsed
     /// object decides — `entries` an audit export, a write without chain hashes a write request, else the
-    /// record kind its distinguishing field names (``RecordKind/recognize(_:)``).
+    /// record kind whose telling fields it has (``RecordKind/matches(_:)``): none, or more than one, is
+    /// an error that asks for `--kind`.
     /// - Returns: the kind, and the parsed object (nil for newline-delimited write requests).
     /// - Throws: ``LedgerFormatError`` when the bytes are not JSON, or no kind matches.
     public static func recognize(_ bytes: [UInt8], as kind: InputKind? = nil) throws(LedgerFormatError) -> (
@@ -64,8 +65,14 @@ public struct InputKind: Sendable, Equatable, CustomStringConvertible {
         if let kind { return (kind, object) }
         if AuditExport.matches(object) { return (.auditExport, object) }
         if WriteRequest.matches(object) { return (.writeRequests, object) }
-        guard let recognized = RecordKind.recognize(object) else {
+        let matching = RecordKind.matches(object)
+        guard let recognized = matching.first else {
             throw LedgerFormatError(.unknownKind, "no input kind matches this object's fields (name one with --kind)")
+        }
+        guard matching.count == 1 else {
+            let names = matching.map(\.rawValue).joined(separator: " and ")
+            throw LedgerFormatError(
+                .unknownKind, "this object has the telling fields of \(names) (name one with --kind)")
         }
         guard let input = allCases.first(where: { $0.shape == recognized }) else {
             throw LedgerFormatError(

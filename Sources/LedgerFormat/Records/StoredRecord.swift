@@ -11,6 +11,9 @@ public protocol StoredRecord: RecordDeclaration {
     static var code: UInt8 { get }
     /// The folder its files live in (`mandates`).
     static var folder: String { get }
+    /// The fields that tell an input object is this kind (`mandateVersion`): required by its schema, and
+    /// not all present in any other kind's (``RecordKind/matches(_:)``).
+    static var tellingFields: [String] { get }
     /// Its JSON Schema in `schemas/` (`mandate.schema.json`).
     static var schema: String { get }
     /// Decodes the stored bytes, already parsed into `json` (a caller that has parsed them — the
@@ -24,11 +27,15 @@ public protocol StoredRecord: RecordDeclaration {
     /// but the receipt, which is "named by the verdict it receipts" — a bare address finds the record whose
     /// content it addresses, never a file merely named by it (`show`, `prove`).
     static var isNamedByItsOwnContent: Bool { get }
+    /// What the record says, in a reader's words (``RecordFacts``); nil for a kind whose records are read
+    /// in the story of the binding they concern (mandates, verdicts, receipts, grants, redemptions).
+    var reading: RecordFacts? { get }
 }
 
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
     public static var isNamedByItsOwnContent: Bool { true }
+    public var reading: RecordFacts? { nil }
 
     /// Decodes the stored bytes: the strict parse and the kind's field rules.
     public init(storedBytes: [UInt8]) throws(LedgerFormatError) {

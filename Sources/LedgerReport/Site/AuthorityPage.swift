@@ -103,13 +103,6 @@ enum AuthorityPage {
             script: check.map { _ in RecordProofs.script })
     }
 
-    static func banTerm(_ term: BanTerm) -> String {
-        switch term {
-        case .days(let days): "\(days) days"
-        case .permanent: "permanent"
-        }
-    }
-
     static func format(_ days: Double) -> String {
         let tenths = (days * 10).rounded() / 10
         return tenths == tenths.rounded() ? "\(Int(tenths))" : "\(tenths)"

@@ -116,81 +116,82 @@ private struct Inspection {
         }
     }
 
-    /// What one stored record alone can show: its signatures, verdict validation, its main fields.
+    /// What one stored record alone can show: its declared signatures, verdict validation, its main fields.
     private mutating func record(_ record: any StoredRecord) {
         switch record {
-        case let mandate as Mandate: self.mandate(mandate)
-        case let verdict as Verdict: self.verdict(verdict, submitted: nil)
-        case let manifest as AuthorityManifest: self.manifest(manifest)
-        case let receipt as VerdictReceipt:
-            summary += [
-                ("verdictRef", receipt.verdictRef.hex), ("status", receipt.status.rawValue),
-                ("receivedAt", receipt.receivedAt.rfc3339),
-            ]
+        case let verdict as Verdict: return self.verdict(verdict, submitted: nil)
+        case let manifest as AuthorityManifest: return self.manifest(manifest)
+        default: break
+        }
+        summary += Self.summary(of: record)
+        checkSignatures(of: record, references: given())
+        switch record {
+        case is VerdictReceipt:
             unchecked.append("the receipt's verdict and status: append and verify check them against the ledger")
-        case let profile as EnforcementProfile:
-            summary += [("profileId", profile.profileId), ("platform", profile.platform)]
-        case let attempt as StatusAttempt:
-            summary += [
-                ("authority", attempt.authority), ("attemptedAt", attempt.attemptedAt.rfc3339),
-                ("answered", attempt.answered ? "yes" : "no"),
-            ]
-            signed("interface", attempt.signatureStatus(keys: options.keys), RevocationPolicy.name)
-        case let report as CompromiseReport:
-            summary += [("authority", report.authority), ("compromisedAt", report.compromisedAt.rfc3339)]
-            signed("operator", report.signatureStatus(keys: options.keys), RevocationPolicy.name)
-        case let revocation as RevocationDetermination:
-            summary += [
-                ("authority", revocation.authority), ("trigger", revocation.trigger.rawValue),
-                ("effectiveAt", revocation.effectiveAt.rfc3339),
-            ]
-            signed("interface", revocation.signatureStatus(keys: options.keys), RevocationPolicy.name)
+        case is RevocationDetermination:
             unchecked.append("whether the cited evidence justifies it: append and verify judge it against the ledger")
-        case let grant as Grant:
-            summary += [
-                ("grantType", grant.grantType.rawValue), ("caseId", grant.caseId), ("grantee", grant.grantee),
-                ("authority", grant.authority), ("issuedAt", grant.issuedAt.rfc3339),
-            ]
-            signed("operator", grant.signatureStatus(keys: options.keys), GrantPolicy.name)
-            unchecked.append("its redemption: append and verify judge it against the ledger")
-        case let redemption as Redemption:
-            summary += [
-                ("grantRef", redemption.grantRef.hex), ("grantType", redemption.grantType.rawValue),
-                ("fromBinding", redemption.fromBinding), ("toBinding", redemption.toBinding ?? "-"),
-                ("redeemedAt", redemption.redeemedAt.rfc3339),
-            ]
+        case is Grant:
             unchecked.append(
-                "the grant, its signature, lifetime and single use: append and verify judge it against the ledger")
+                "its signature, lifetime and single use: its redemption names the key that signs it (the operator "
+                    + "key of the grantee's consented manifest); append and verify judge it there")
+        case is Redemption:
+            unchecked.append("the grant's lifetime and single use: append and verify judge them against the ledger")
+        case is Mandate, is StatusAttempt, is CompromiseReport, is EnforcementProfile: break
         default:
             unchecked.append(
                 "the \(type(of: record).kindName)'s own rules: append and verify judge it against the ledger")
         }
     }
 
-    /// A signature checked against the keys given: invalid or missing is `policy`'s finding; no key to
-    /// check it against is unchecked.
-    private mutating func signed(_ role: String, _ status: SignatureStatus, _ policy: String, key: String? = nil) {
-        signatures.append(.init(role: role, key: key, status: status))
-        switch status {
-        case .valid: break
-        case .keyUnknown: unchecked.append("the \(role) signature: give the \(role) key with --key onym:key:…")
-        case .missing: find(policy, "the \(role) signature is missing")
-        default: find(policy, "the \(role) signature is \(status.rawValue)")
+    /// The records given beside the file — `--mandate`, the manifest a submission carries or `--manifest`
+    /// names — standing for what its references resolve to in a ledger.
+    private func given(submitted: AuthorityManifest? = nil) -> ResolvedReferences {
+        var found = ResolvedReferences()
+        if let mandate = options.mandate { found.add(mandate, at: mandate.ref) }
+        if let manifest = submitted ?? options.manifest { found.add(manifest, at: manifest.hash) }
+        return found
+    }
+
+    /// Checks the signatures `subject`'s kind declares (`RecordDeclaration/signatures`), each with the rule's
+    /// own check — the one `verify` and `append` run — against the keys given: one not valid is a finding
+    /// of the policy that judges it there (`StandardLedgerPolicy/judge(of:_:)`); one whose key or signed
+    /// record is not given is unchecked, with what to give.
+    private mutating func checkSignatures(of subject: any RecordDeclaration, references: ResolvedReferences) {
+        let kind = type(of: subject)
+        let keys = InspectionKeys(keys: options.keys)
+        for rule in kind.signatures {
+            let role = rule.role.rawValue
+            guard let status = rule.check(subject, references: references, keys: keys) else {
+                unchecked.append(
+                    "the \(role) signature: it needs a record this file names, not given here; append and verify "
+                        + "check it against the ledger")
+                continue
+            }
+            let key = rule.verifyingKey(subject, references: references, keys: keys)
+            signatures.append(.init(role: role, key: key?.onymKey ?? carriedKey(subject, rule), status: status))
+            let policy = StandardLedgerPolicy.judge(of: kind, rule.role) ?? RecordSchemaPolicy.name
+            switch status {
+            case .valid: break
+            case .keyUnknown: unchecked.append("the \(role) signature: \(Self.whatToGive(rule.key))")
+            case .missing: find(policy, "the \(role) signature is missing")
+            default: find(policy, "the \(role) signature is \(status.rawValue)")
+            }
         }
     }
 
-    private mutating func mandate(_ mandate: Mandate) {
-        signed("user", mandate.userSignatureStatus, MandateSignaturePolicy.name, key: mandate.userKey)
-        let matching = options.keys.first {
-            $0.isValidSignature(mandate.signatures.count > 1 ? mandate.signatures[1] : [], for: mandate.signingBytes)
+    /// The key a record carries for a signature by it (a mandate's user).
+    private func carriedKey(_ subject: any RecordDeclaration, _ rule: SignatureRule) -> String? {
+        guard case .carried = rule.key else { return nil }
+        return (subject as? Mandate)?.userKey
+    }
+
+    private static func whatToGive(_ key: SignatureRule.Key) -> String {
+        switch key {
+        case .carried: "the record carries no key for it"
+        case .countersigning: "give the interface's countersigning key with --key onym:key:…"
+        case .referencedManifestOperator:
+            "give the manifest it names with --manifest FILE (or its operator key with --key onym:key:…)"
         }
-        signed(
-            "interface", mandate.interfaceSignatureStatus(candidates: options.keys), MandateSignaturePolicy.name,
-            key: matching?.onymKey)
-        summary += [
-            ("user", mandate.userKey), ("authority", mandate.authority), ("deviceBinding", mandate.deviceBinding),
-            ("classes", mandate.classes.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex),
-        ]
     }
 
     private mutating func verdict(_ verdict: Verdict, submitted: AuthorityManifest?) {
@@ -205,16 +206,7 @@ private struct Inspection {
                         + "\(verdict.authority)'s", at: "$.consentedManifest")
             }
         }
-        let key = manifest?.operatorKey ?? options.keys.first { verdict.signatureStatus(operatorKey: $0) == .valid }
-        if manifest == nil && key == nil && !options.keys.isEmpty {
-            signed("operator", .invalid, VerdictAuthorityPolicy.name)
-        } else if manifest == nil && key == nil {
-            signatures.append(.init(role: "operator", key: nil, status: .keyUnknown))
-            unchecked.append("the verdict's signature: give its consented manifest with --manifest (or --key)")
-        } else {
-            signed(
-                "operator", verdict.signatureStatus(operatorKey: key), VerdictAuthorityPolicy.name, key: key?.onymKey)
-        }
+        checkSignatures(of: verdict, references: given(submitted: submitted))
         guard let manifest, let mandate = options.mandate, let now = options.now else {
             unchecked.append(
                 "verdict validation: give --mandate FILE and --at TIME" + (manifest == nil ? " and --manifest" : ""))
@@ -239,9 +231,10 @@ private struct Inspection {
             ("validUntil", manifest.validUntil.rfc3339),
         ]
         if let signature = options.detachedSignature {
-            signed(
-                "manifest (detached)", manifest.detachedSignatureStatus(signature), ManifestSignaturePolicy.name,
-                key: manifest.operatorKey.onymKey)
+            var itself = ResolvedReferences()
+            itself.add(manifest, at: manifest.hash)
+            checkSignatures(
+                of: DetachedManifestSignature(manifestHash: manifest.hash, bytes: signature), references: itself)
         }
     }
 
@@ -267,6 +260,48 @@ private struct Inspection {
         unchecked.append("whether the entries continue the ledger's log and the replay: append judges them")
     }
 
+    /// A stored record's main fields, by field name: the `summary` of `inspect --json`.
+    private static func summary(of record: any StoredRecord) -> [(String, String)] {
+        switch record {
+        case let verdict as Verdict: summary(of: verdict)
+        case let mandate as Mandate:
+            [
+                ("user", mandate.userKey), ("authority", mandate.authority), ("deviceBinding", mandate.deviceBinding),
+                ("classes", mandate.classes.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex),
+            ]
+        case let receipt as VerdictReceipt:
+            [
+                ("verdictRef", receipt.verdictRef.hex), ("status", receipt.status.rawValue),
+                ("receivedAt", receipt.receivedAt.rfc3339),
+            ]
+        case let profile as EnforcementProfile: [("profileId", profile.profileId), ("platform", profile.platform)]
+        case let attempt as StatusAttempt:
+            [
+                ("authority", attempt.authority), ("attemptedAt", attempt.attemptedAt.rfc3339),
+                ("answered", attempt.answered ? "yes" : "no"),
+            ]
+        case let report as CompromiseReport:
+            [("authority", report.authority), ("compromisedAt", report.compromisedAt.rfc3339)]
+        case let revocation as RevocationDetermination:
+            [
+                ("authority", revocation.authority), ("trigger", revocation.trigger.rawValue),
+                ("effectiveAt", revocation.effectiveAt.rfc3339),
+            ]
+        case let grant as Grant:
+            [
+                ("grantType", grant.grantType.rawValue), ("caseId", grant.caseId), ("grantee", grant.grantee),
+                ("authority", grant.authority), ("issuedAt", grant.issuedAt.rfc3339),
+            ]
+        case let redemption as Redemption:
+            [
+                ("grantRef", redemption.grantRef.hex), ("grantType", redemption.grantType.rawValue),
+                ("fromBinding", redemption.fromBinding), ("toBinding", redemption.toBinding ?? "-"),
+                ("redeemedAt", redemption.redeemedAt.rfc3339),
+            ]
+        default: []
+        }
+    }
+
     private static func summary(of verdict: Verdict) -> [(String, String)] {
         var lines: [(String, String)] = [
             ("caseId", verdict.caseId), ("disposition", verdict.disposition.rawValue),
@@ -276,6 +311,18 @@ private struct Inspection {
         if let executeAfter = verdict.executeAfter { lines.append(("executeAfter", executeAfter.rfc3339)) }
         if let banExpires = verdict.banExpires { lines.append(("banExpires", banExpires.rfc3339)) }
         return lines
+    }
+}
+
+/// The keys `inspect` checks signatures against: the `--key`s given, for any role; a manifest given or
+/// carried (a submission's) is the operator key of the records that name it.
+private struct InspectionKeys: SignatureKeys {
+    let keys: [Ed25519.PublicKey]
+
+    func countersigningKeys(for authority: String) -> [Ed25519.PublicKey] { keys }
+
+    func operatorKeys(of manifest: AuthorityManifest?) -> [Ed25519.PublicKey]? {
+        manifest.map { [$0.operatorKey] } ?? keys
     }
 }
 

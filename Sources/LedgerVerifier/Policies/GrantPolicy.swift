@@ -9,6 +9,7 @@ import LedgerStore
 public struct GrantPolicy: LedgerPolicy {
     public static let name = "GrantPolicy"
     public static let findingKind = PolicyFailure.Kind.conduct
+    public static let judgedSignatures = JudgedSignature.declared(by: [Redemption.self])
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         // Most commits redeem nothing: the step's verdict facts are worked out only for one that does.

@@ -10,12 +10,15 @@ public protocol LedgerPolicy: Sendable {
     /// What this policy's findings say about the ledger (docs/VERIFY.md): integrity unless the
     /// policy judges the vendor's conduct in an authentic history.
     static var findingKind: PolicyFailure.Kind { get }
+    /// The declared signatures (`RecordDeclaration/signatures`) whose failure this policy reports.
+    static var judgedSignatures: [JudgedSignature] { get }
     func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure]
 }
 
 extension LedgerPolicy {
     public var name: String { Self.name }
     public static var findingKind: PolicyFailure.Kind { .integrity }
+    public static var judgedSignatures: [JudgedSignature] { [] }
 
     func failure(
         _ step: CommitStep, path: String? = nil, record: String? = nil, kind: PolicyFailure.Kind? = nil,

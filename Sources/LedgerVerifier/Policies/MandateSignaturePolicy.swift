@@ -6,6 +6,7 @@ import LedgerFormat
 /// both over the same canonical bytes without `signatures`; strict Ed25519.
 public struct MandateSignaturePolicy: LedgerPolicy {
     public static let name = "MandateSignaturePolicy"
+    public static let judgedSignatures = JudgedSignature.declared(by: [Mandate.self])
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []

@@ -5,6 +5,7 @@ import LedgerFormat
 /// own operator over its exact bytes, next to a manifest the ledger holds.
 public struct ManifestSignaturePolicy: LedgerPolicy {
     public static let name = "ManifestSignaturePolicy"
+    public static let judgedSignatures = JudgedSignature.declared(by: [DetachedManifestSignature.self])
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         step.files.compactMap { file in

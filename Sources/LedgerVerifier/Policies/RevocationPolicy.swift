@@ -7,6 +7,8 @@ import LedgerStore
 /// justified by the triggers it cites (`DesignationRevocation/unjustified(_:reports:attempts:allAttempts:manifests:)`).
 public struct RevocationPolicy: LedgerPolicy {
     public static let name = "RevocationPolicy"
+    public static let judgedSignatures = JudgedSignature.declared(
+        by: [StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self])
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []

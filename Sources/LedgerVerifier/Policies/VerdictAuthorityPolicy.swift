@@ -6,6 +6,7 @@ import LedgerFormat
 /// that manifest's `operator` key (reference §4.1 step 1, strict Ed25519).
 public struct VerdictAuthorityPolicy: LedgerPolicy {
     public static let name = "VerdictAuthorityPolicy"
+    public static let judgedSignatures = JudgedSignature.declared(by: [Verdict.self])
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         step.files.compactMap { file in

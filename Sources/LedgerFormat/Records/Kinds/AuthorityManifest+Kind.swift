@@ -4,6 +4,7 @@ extension AuthorityManifest: StoredRecord {
     public static let kindName = "manifest"
     public static let code: UInt8 = 1
     public static let folder = "manifests"
+    public static let tellingFields = ["violationClasses"]
     /// A manifest is stored and hashed as the exact bytes its authority published.
     public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
         try self.init(rawBytes: storedBytes)

@@ -5,6 +5,7 @@ extension CompromiseReport: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "compromise-report"
     public static let code: UInt8 = 6
     public static let folder = "compromise-reports"
+    public static let tellingFields = ["compromiseReportVersion"]
     public var address: ContentAddress { ref }
 
     public static let references: [RecordReference] = [

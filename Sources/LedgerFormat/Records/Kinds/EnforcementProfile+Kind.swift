@@ -4,5 +4,6 @@ extension EnforcementProfile: CanonicalStoredRecord {
     public static let kindName = "profile"
     public static let code: UInt8 = 0
     public static let folder = "profiles"
+    public static let tellingFields = ["profileVersion"]
     public var address: ContentAddress { ref }
 }

@@ -5,6 +5,7 @@ extension Grant: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "grant"
     public static let code: UInt8 = 8
     public static let folder = "grants"
+    public static let tellingFields = ["grantVersion"]
     public var address: ContentAddress { ref }
 
     public var timedFields: [TimeWindow.Field] { [.init("issuedAt", issuedAt, .statedElsewhere)] }

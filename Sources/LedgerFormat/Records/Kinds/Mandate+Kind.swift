@@ -4,6 +4,7 @@ extension Mandate: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "mandate"
     public static let code: UInt8 = 2
     public static let folder = "mandates"
+    public static let tellingFields = ["mandateVersion"]
     public var address: ContentAddress { ref }
 
     public static let signatures: [SignatureRule] = [

@@ -32,7 +32,7 @@ public struct DetachedManifestSignature: RecordDeclaration {
     /// Reference §2 table: 64 bytes of Ed25519 by the manifest's own operator over its exact bytes.
     public static let signatures: [SignatureRule] = [
         .init(of: DetachedManifestSignature.self, .manifest, key: .referencedManifestOperator) { signature, _, found in
-            guard let manifest = found.first(AuthorityManifest.self) else { return .keyUnknown }
+            guard let manifest = found.first(AuthorityManifest.self) else { return nil }
             return signature.bytes.count == 64 ? manifest.detachedSignatureStatus(signature.bytes) : .invalid
         }
     ]

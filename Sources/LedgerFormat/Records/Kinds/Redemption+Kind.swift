@@ -5,6 +5,7 @@ extension Redemption: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "redemption"
     public static let code: UInt8 = 9
     public static let folder = "redemptions"
+    public static let tellingFields = ["redemptionVersion"]
     public var address: ContentAddress { ref }
 
     public static let references: [RecordReference] = [
@@ -13,10 +14,11 @@ extension Redemption: CanonicalStoredRecord, TimedRecord {
         .through(Mandate.self, to: AuthorityManifest.self) { $0.manifestHash },
     ]
 
-    /// The grant's signature, under the operator key of the manifest the named mandate consented to.
+    /// The grant's signature, under the operator key of the manifest the named mandate consented to; not
+    /// checked where the grant is not found (the grant's own lone file names no key: this is its rule).
     public static let signatures: [SignatureRule] = [
         .init(of: Redemption.self, .grant, key: .referencedManifestOperator) { _, keys, found in
-            found.first(Grant.self).map { $0.signatureStatus(keys: keys) } ?? .missing
+            found.first(Grant.self).map { $0.signatureStatus(keys: keys) }
         }
     ]
 

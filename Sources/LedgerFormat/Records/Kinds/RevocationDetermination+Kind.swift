@@ -5,6 +5,7 @@ extension RevocationDetermination: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "revocation"
     public static let code: UInt8 = 7
     public static let folder = "revocations"
+    public static let tellingFields = ["revocationVersion"]
     public var address: ContentAddress { ref }
 
     public static let references: [RecordReference] = [

@@ -35,11 +35,13 @@ public struct SignatureRule: Sendable {
 
     public let role: SignatureRole
     public let key: Key
-    let status: @Sendable (any RecordDeclaration, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus
+    let status: @Sendable (any RecordDeclaration, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
 
+    /// - Parameter status: the signature's status under the candidate keys, or nil when what it is checked
+    ///   against is not among the resolved references (a redemption's grant, not given to `inspect`).
     public init<Record: RecordDeclaration>(
         of record: Record.Type, _ role: SignatureRole, key: Key,
-        status: @escaping @Sendable (Record, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus
+        status: @escaping @Sendable (Record, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
     ) {
         self.role = role
         self.key = key
@@ -49,20 +51,35 @@ public struct SignatureRule: Sendable {
         }
     }
 
-    /// The signature's status on `record`, or nil when its key is not known here (a referenced manifest
-    /// not found): then it is not checked at all.
+    /// The signature's status on `record`, or nil when its key or what it signs is not known here (a
+    /// referenced manifest or grant not found): then it is not checked at all. The one check `verify`,
+    /// `append` and `inspect` run for the rule.
     public func check(_ record: any RecordDeclaration, references: ResolvedReferences, keys: any SignatureKeys)
         -> SignatureStatus?
     {
-        let candidates: [Ed25519.PublicKey]
-        switch key {
-        case .carried: candidates = []
-        case .countersigning(let authority): candidates = keys.countersigningKeys(for: authority(record))
-        case .referencedManifestOperator:
-            guard let found = keys.operatorKeys(of: references.first(AuthorityManifest.self)) else { return nil }
-            candidates = found
-        }
+        guard let candidates = candidates(record, references: references, keys: keys) else { return nil }
         return status(record, candidates, references)
+    }
+
+    /// The key among `keys`' candidates the signature verifies under, when it is one of them (not for a
+    /// key the record carries): what `inspect` shows beside a valid signature.
+    public func verifyingKey(_ record: any RecordDeclaration, references: ResolvedReferences, keys: any SignatureKeys)
+        -> Ed25519.PublicKey?
+    {
+        let candidates = candidates(record, references: references, keys: keys) ?? []
+        return candidates.first { status(record, [$0], references) == .valid }
+    }
+
+    /// The keys the signature may verify under (none for a key the record carries), or nil when they are
+    /// not known here.
+    private func candidates(_ record: any RecordDeclaration, references: ResolvedReferences, keys: any SignatureKeys)
+        -> [Ed25519.PublicKey]?
+    {
+        switch key {
+        case .carried: []
+        case .countersigning(let authority): keys.countersigningKeys(for: authority(record))
+        case .referencedManifestOperator: keys.operatorKeys(of: references.first(AuthorityManifest.self))
+        }
     }
 
     /// Checked under any one of `keys` (none: the key is unknown).

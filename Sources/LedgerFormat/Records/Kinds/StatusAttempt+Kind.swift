@@ -4,6 +4,7 @@ extension StatusAttempt: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "status-attempt"
     public static let code: UInt8 = 5
     public static let folder = "status-attempts"
+    public static let tellingFields = ["attemptVersion"]
     public var address: ContentAddress { ref }
 
     public static let signatures: [SignatureRule] = [

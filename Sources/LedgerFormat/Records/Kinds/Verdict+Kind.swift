@@ -5,6 +5,7 @@ extension Verdict: CanonicalStoredRecord {
     public static let kindName = "verdict"
     public static let code: UInt8 = 3
     public static let folder = "verdicts"
+    public static let tellingFields = ["verdictVersion"]
     public var address: ContentAddress { ref }
 
     public static let references: [RecordReference] = [

@@ -4,6 +4,7 @@ extension VerdictReceipt: CanonicalStoredRecord, TimedRecord {
     public static let kindName = "receipt"
     public static let code: UInt8 = 4
     public static let folder = "receipts"
+    public static let tellingFields = ["verdictRef", "status"]
     public var address: ContentAddress { verdictRef }
     public static var isNamedByItsOwnContent: Bool { false }
 

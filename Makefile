@@ -40,7 +40,7 @@ build: deps
 	$(SWIFT) build -c release --product onym-ledger
 
 ## The main job: verify the example ledger pinned to its trust key, then show what it holds —
-## a reconciliation dry run on a day when an expired ban is still set, and three gate answers.
+## a reconciliation dry run on a day when an expired ban is still set, and five gate answers.
 EXAMPLE := ledger-example/ledger.git
 TRUST := ledger-example/trust.pub
 ACTORS := ledger-example/actors.tsv
@@ -54,7 +54,7 @@ run: build
 	@echo "== reconcile at 2026-07-15: Dmitri's 30-day ban expired on 07-08 while his phone was away"
 	@$(BIN) reconcile $(EXAMPLE) --at 2026-07-15T00:00:00Z --trust $(TRUST) --state $(DEMO_STATE)
 	@echo
-	@echo "== gate: Bruno (banned), Kofi (case open), Alice (clear), Milo (new holder of Bruno's phone)"
+	@echo "== gate: Bruno (banned), Kofi (case open), Alice (clear), Milo (new holder of Bruno's phone), Nadia (banned on her new phone: the recovery grant moved her ban there)"
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-09-01T00:00:00Z --user $$(awk '$$1=="bruno"{print $$2}' $(ACTORS))
 	@echo
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-07-21T00:00:00Z --user $$(awk '$$1=="kofi"{print $$2}' $(ACTORS))
@@ -62,6 +62,8 @@ run: build
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-07-01T00:00:00Z --user $$(awk '$$1=="alice"{print $$2}' $(ACTORS))
 	@echo
 	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-08-21T00:00:00Z --apple-bits 10 --user $$(awk '$$1=="milo"{print $$2}' $(ACTORS))
+	@echo
+	@$(BIN) gate $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --at 2026-09-15T00:00:00Z --user $$(awk '$$1=="nadia"{print $$2}' $(ACTORS))
 	@echo
 	@echo "== the public face: a static report and the DSA statements of reasons (both beside the example)"
 	@$(BIN) report $(EXAMPLE) --trust $(TRUST) --state $(DEMO_STATE) --out ledger-example/report

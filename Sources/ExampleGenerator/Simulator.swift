@@ -26,6 +26,10 @@ final class Simulator {
     var facts: [String: [VerdictFact]] = [:]
     var deviceBits: [String: DeviceBits] = [:]
     var revocations: [DesignationRevocation.Effect] = []
+    /// The grants redeemed so far (recoveries and unbans), as the verifier replays them.
+    var redemptions: [GrantRedemption.Effect] = []
+    /// The devices a recovery moved a user to: another row of the actors table each.
+    var recoveredDevices: [(user: String, device: String)] = []
     var compromiseReports: [String: CompromiseReport] = [:]
     var currentSigner = ""
     /// The key the descriptor declares for the ledger's checkpoints: the first signer's, kept across rotations
@@ -90,6 +94,12 @@ final class Simulator {
         for user in scenario.users {
             lines.append(
                 [user.name, users[user.name]!.publicKey.onymKey, binding(user.name), user.device].joined(
+                    separator: "\t"))
+        }
+        // A recovered user's new device: `USER@DEVICE`, so the user's own row stays the first and only `USER`.
+        for (user, device) in recoveredDevices {
+            lines.append(
+                [user + "@" + device, users[user]!.publicKey.onymKey, binding(user, device: device), device].joined(
                     separator: "\t"))
         }
         for declaration in scenario.authorities {
@@ -170,10 +180,12 @@ final class Simulator {
                 let device = words.count > 3 && words[2] == "on" ? words[3] : userDevice[user]!
                 let failure = words.firstIndex(of: "fail").map { words[($0 + 1)...].joined(separator: " ") }
                 guard let mandate = mandates[user] else { continue }
-                let binding = mandate.deviceBinding
-                let known = facts[binding] ?? []
+                // Where the mandate is now: a recovery moves it, with its case, to the reinstalled app's binding.
+                let binding = GrantRedemption.binding(of: mandate, at: time, redemptions)
+                let known = foldFacts(of: binding)
                 guard known.contains(where: { $0.knownAt <= time }) else { continue }  // Apple's bits stand
-                let intended = DeviceFold.evaluate(known, revocations: revocations, at: time)
+                let intended = DeviceFold.evaluate(
+                    known, revocations: revocations, redemptions: redemptions, on: binding, at: time)
                 let current = deviceBits[device] ?? .clear
                 guard intended.bits != current else { continue }
                 writeLines.append(
@@ -190,6 +202,18 @@ final class Simulator {
                 if failure == nil { deviceBits[device] = intended.bits }
             case "reinstall":
                 break  // the bits survive a reinstall; the next session re-links through the mandated identity
+            case "recover":
+                // A reinstall on a new device (a new binding): the authority's recovery grant moves the case and
+                // the user's mandate there.
+                let (user, device) = (words[1], words[3])
+                userDevice[user] = device
+                recoveredDevices.append((user, device))
+                files += try redeem(
+                    "onym-recovery-grant-v1", user: user, caseId: words[2], to: binding(user, device: device),
+                    at: time, line: event.line)
+            case "unban":
+                files += try redeem(
+                    "onym-unban-grant-v1", user: words[1], caseId: words[2], to: nil, at: time, line: event.line)
             case "rotate":
                 try flush(&files, &writeLines, at: time)
                 let signer = words[2]
@@ -239,6 +263,46 @@ final class Simulator {
         }
         files = []
         writeLines = []
+    }
+
+    // MARK: - Grants
+
+    /// The verdicts that may fold on `binding`: its own and those of every binding a recovery moved into it.
+    func foldFacts(of binding: String) -> [VerdictFact] {
+        GrantRedemption.sources(of: binding, redemptions).flatMap { facts[$0] ?? [] }
+    }
+
+    /// The user's authority signs a grant of `type` for the case an hour before `time` (onym-wire §3.12: its
+    /// operator key, the one of the manifest the user's mandate consented to); the vendor redeems it at `time`
+    /// from the binding the user's mandate is on. The redemption is judged by the rule `verify` runs: one
+    /// outside it stops the generator. Returns the grant's and the redemption's input files.
+    private func redeem(_ type: String, user: String, caseId: String, to: String?, at time: Instant, line: Int)
+        throws -> [String]
+    {
+        let mandate = mandates[user]!
+        let authority = authorities.values.first { $0.componentId == mandate.authority }!
+        let from = GrantRedemption.binding(of: mandate, at: time, redemptions)
+        let grant = FixtureRecords.grant(
+            type, caseId: caseId, grantee: users[user]!.publicKey.onymKey, authority: authority,
+            issuedAt: time.adding(seconds: -3600).rfc3339)
+        let redemption = FixtureRecords.redemption(
+            of: grant, mandateRef: mandate.ref, from: from, to: to, redeemedAt: time.rfc3339)
+        let judgement = GrantRedemption.judge(
+            try Redemption(json: redemption),
+            resolved: GrantRedemption.Resolved(
+                grant: try Grant(json: grant), mandate: mandate, manifest: authority.manifest()),
+            facts: foldFacts(of: from), earlier: redemptions)
+        switch judgement {
+        case .success(let effect): redemptions.append(effect)
+        case .failure(let refusal):
+            throw Scenario.ParseError(
+                description: "line \(line): the redemption is outside the rules: \(refusal.reason)")
+        }
+        let kind = to == nil ? "unban" : "recovery"
+        return [
+            file(CanonicalJSON.encode(grant), name: "grant-\(kind)-\(user).json"),
+            file(CanonicalJSON.encode(redemption), name: "redemption-\(kind)-\(user).json"),
+        ]
     }
 
     // MARK: - Background moderation
@@ -296,9 +360,11 @@ final class Simulator {
 
     // MARK: - Helpers
 
-    /// A stable, UUID-shaped enrollment id per user (what `store.rs::enrollment_for` issues).
-    func binding(_ user: String) -> String {
-        let hex = Array(SHA256.hash(Array("onym-ledger example enrollment \(user)".utf8)).hex)
+    /// A stable, UUID-shaped enrollment id per user (what `store.rs::enrollment_for` issues), and per device a
+    /// recovery moved the user to.
+    func binding(_ user: String, device: String? = nil) -> String {
+        let label = "onym-ledger example enrollment \(user)" + (device.map { " \($0)" } ?? "")
+        let hex = Array(SHA256.hash(Array(label.utf8)).hex)
         func part(_ range: Range<Int>) -> String { String(hex[range]) }
         return "enrollment:\(part(0..<8))-\(part(8..<12))-4\(part(13..<16))-8\(part(17..<20))-\(part(20..<32))"
     }

@@ -114,17 +114,47 @@ public struct BindingStory: Sendable {
             (a.element.time, a.element.rank, a.offset) < (b.element.time, b.element.rank, b.offset)
         }.map(\.element)
         intended = DeviceFold.evaluate(facts, revocations: revocations, redemptions: redemptions, on: binding, at: now)
-        var restrictions: [ContentAddress: Restriction] = [:]
-        for restriction in Restriction.all(
-            facts, revocations: revocations, redemptions: redemptions, on: binding, upTo: now)
-        {
-            restrictions[restriction.ban.ref] = restriction
-        }
-        self.restrictions = restrictions
+        restrictions = Self.restrictions(
+            on: binding, facts: facts, revocations: revocations, redemptions: redemptions, at: now)
         lastWritten = entries.last { $0.succeeded }.map { DeviceBits(caseOpen: $0.caseOpen, banned: $0.banned) }
         var users: [String] = []
         for mandate in mandates where !users.contains(mandate.userKey) { users.append(mandate.userKey) }
+        // A recovery moved the grantee's mandate here (F12, docs/FORMAT.md "Grants and redemptions").
+        for effect in redemptions where effect.toBinding == binding && !users.contains(effect.grantee) {
+            users.append(effect.grantee)
+        }
         self.users = users
+    }
+
+    /// The restrictions of the bans that took effect on `binding`, each followed where the recoveries moved it:
+    /// a recovery is not the end of a ban, which goes on on the new binding (as the DSA export joins it,
+    /// `Restriction.joinedAcrossRecoveries`). `facts` hold every verdict that may fold on `binding`, so they hold
+    /// the moved ban's case wherever it folds later.
+    static func restrictions(
+        on binding: String, facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
+        redemptions: [GrantRedemption.Effect], at now: Instant
+    ) -> [ContentAddress: Restriction] {
+        func on(_ target: String) -> [Restriction] {
+            Restriction.all(facts, revocations: revocations, redemptions: redemptions, on: target, upTo: now)
+        }
+        let own = on(binding)
+        // The bindings recoveries moved something to from `binding`, directly or through others.
+        var reached: [String] = []
+        var pending = [binding]
+        while let next = pending.popLast() {
+            for effect in redemptions where effect.fromBinding == next {
+                guard let to = effect.toBinding, to != binding, !reached.contains(to) else { continue }
+                reached.append(to)
+                pending.append(to)
+            }
+        }
+        let owned = Set(own.map(\.ban.ref))
+        let elsewhere = reached.flatMap(on).filter { owned.contains($0.ban.ref) }
+        var restrictions: [ContentAddress: Restriction] = [:]
+        for restriction in Restriction.joinedAcrossRecoveries(own + elsewhere) {
+            restrictions[restriction.ban.ref] = restriction
+        }
+        return restrictions
     }
 
     /// Why the rules gave a write its bits, in plain words.

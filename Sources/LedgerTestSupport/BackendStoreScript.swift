@@ -111,11 +111,17 @@ public struct BackendStoreScript: Sendable {
         size += 1
     }
 
-    /// A recovery (a move of a device's verdicts and mandates to a new binding; not a write-log row).
+    /// A recovery (onym-wire §5 `recoveries`: "recovery re-binds verdicts and mandates from one binding to another
+    /// in one transaction"; not a write-log row): its row, with the grant's `grant_ref` only, and the binding's
+    /// verdict and mandate rows moved to the new binding (their `raw` bytes unchanged).
     public mutating func recovery(grantRef: String, caseId: String, from: String, to: String, at: String) {
         statements.append(
             "INSERT INTO recoveries VALUES (\(Self.text(grantRef)), \(Self.text(caseId)), \(Self.text(from)), "
                 + "\(Self.text(to)), \(Self.text(at)));")
+        for table in ["verdicts", "mandates"] {
+            statements.append(
+                "UPDATE \(table) SET device_binding = \(Self.text(to)) WHERE device_binding = \(Self.text(from));")
+        }
     }
 
     /// Any other statement (a test that breaks the store on purpose).

@@ -38,7 +38,14 @@ struct DSAExportTests {
         ])
         #expect(!gate.stdout.contains(#""banned""#) || gate.stdout.contains(#""clear""#), "\(gate.stdout)")
         let lines = exported.split(separator: "\n")
-        #expect(lines.count == 55, "\(lines.count) statements")
+        #expect(lines.count == 57, "\(lines.count) statements")
+        // Nadia's ban, moved to her new phone's binding by a recovery, is one restriction that goes on; Omar's
+        // permanent ban ends at the instant his unban grant was redeemed.
+        let nadia = lines.filter { $0.contains("in case n-1 ") }
+        #expect(nadia.count == 1 && nadia.first?.contains("and ended on") == false, "\(nadia)")
+        let omar = try #require(lines.first { $0.contains("in case o-1 ") })
+        #expect(omar.contains(#""end_date_account_restriction":"2026-09-21""#), "\(omar)")
+        #expect(omar.contains("and ended on 2026-09-21T10:00:00Z (the authority's unban grant "), "\(omar)")
         // A restriction that ended early carries the day it really ended, and says why.
         #expect(exported.contains("and ended on"))
         // Exported twice, the same bytes (a stable export a vendor can diff).

@@ -39,6 +39,8 @@ struct ExampleLedgerTests {
         let records = try #require(summary["records"] as? [String: Int])
         #expect(records["manifest"] == 2)  // two authorities
         #expect(records["revocation"] == 1 && records["compromise-report"] == 1)
+        #expect(records["grant"] == 2 && records["redemption"] == 2)  // Nadia's recovery, Omar's unban
+        #expect((report["findings"] as? [Any])?.isEmpty == true, "\(result.stdout)")
         #expect((records["mandate"] ?? 0) >= 12)
         let account = try #require(summary["appleAccount"] as? [String: Any])
         #expect((account["apps"] as? [String])?.count == 3)
@@ -125,19 +127,14 @@ struct ExampleLedgerTests {
         }
         #expect(entries.count >= 200)
         #expect(entries.contains { $0.contains("failed: mark_write_failed") })
-        let gusBinding = try String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
-            .split(separator: "\n").first { $0.hasPrefix("gus\t") }!.split(separator: "\t")[2]
-        #expect(
-            entries.contains {
-                $0.contains(String(gusBinding)) && $0.contains("\"recordedAt\":\"2026-07-01T10:01:00Z\"")
-            })
+        let gusBinding = Self.actorBinding("gus")
+        #expect(entries.contains { $0.contains(gusBinding) && $0.contains("\"recordedAt\":\"2026-07-01T10:01:00Z\"") })
         // The logged rule names tell the README's story: Lena's late ban is not executed and
         // the clear is the deadline default's; Ivan's case, open when the civic panel's revocation took
         // effect (07-24, before his 07-24T08:00 deadline), clears by the revocation.
         func entry(of user: String, at recordedAt: String) -> String? {
-            let binding = try! String(contentsOf: Self.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
-                .split(separator: "\n").first { $0.hasPrefix(user + "\t") }!.split(separator: "\t")[2]
-            return entries.first { $0.contains(String(binding)) && $0.contains("\"recordedAt\":\"\(recordedAt)\"") }
+            let binding = Self.actorBinding(user)
+            return entries.first { $0.contains(binding) && $0.contains("\"recordedAt\":\"\(recordedAt)\"") }
         }
         #expect(
             entry(of: "lena", at: "2026-08-20T09:00:00Z")?.contains(#""authorizedBy":"decision-deadline-default""#)
@@ -145,6 +142,44 @@ struct ExampleLedgerTests {
         #expect(
             entry(of: "ivan", at: "2026-07-25T12:00:00Z")?.contains(#""authorizedBy":"designation-revocation""#) == true
         )
+
+        // Nadia reinstalls on a new phone while banned; her recovery grant moves the ban (and her mandate) to the
+        // new binding, where the next write sets it; her old binding no longer carries it.
+        let nadia = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(gate("nadia", "2026-09-15T00:00:00Z", ["--json"]).utf8)) as? [String: Any])
+        let ban = try #require(nadia["authorizedBy"] as? String)
+        #expect((nadia["result"] as? [String: Any])?["banned"] != nil, "\(nadia)")
+        #expect(nadia["binding"] as? String == Self.actorBinding("nadia@nadia-phone-2"))
+        #expect(gate("nadia", "2026-09-01T00:00:00Z").contains(ban.prefix(16)))  // banned on her first phone
+        #expect(
+            entry(of: "nadia@nadia-phone-2", at: "2026-09-07T10:00:00Z")?.contains(#""authorizedBy":"\#(ban)""#) == true
+        )
+        let old = CLI.run([
+            "gate", ledger, "--trust", Self.trust, "--binding", Self.actorBinding("nadia"), "--at",
+            "2026-09-15T00:00:00Z",
+        ]).stdout
+        #expect(old.hasPrefix(#"{"clear":{}}"#), "\(old)")
+        // Omar's permanent ban ends with the safety board's unban grant; the next write is logged against it.
+        #expect(gate("omar", "2026-09-01T00:00:00Z").contains("permanently"))
+        #expect(gate("omar", "2026-09-22T00:00:00Z").hasPrefix(#"{"clear":{}}"#))
+        let grantFile = try #require(
+            try FileManager.default.contentsOfDirectory(
+                atPath: Self.example.appendingPathComponent("inputs/2026-09-21T100000Z").path
+            ).first { $0.hasSuffix("-grant-unban-omar.json") })
+        let grant = try Grant(
+            json: CanonicalJSON.parse(
+                Array(
+                    try Data(contentsOf: Self.example.appendingPathComponent("inputs/2026-09-21T100000Z/" + grantFile)))
+            ))
+        #expect(
+            entry(of: "omar", at: "2026-09-21T10:05:00Z")?.contains(
+                #""authorizedBy":"recovery-unban:\#(grant.ref.hex)""#) == true)
+    }
+
+    static func actorBinding(_ name: String) -> String {
+        let table = try! String(contentsOf: example.appendingPathComponent("actors.tsv"), encoding: .utf8)
+        return String(table.split(separator: "\n").first { $0.hasPrefix(name + "\t") }!.split(separator: "\t")[2])
     }
 }
 

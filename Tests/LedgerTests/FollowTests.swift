@@ -72,45 +72,106 @@ struct FollowTests {
         return -1
     }
 
-    /// The key test: the store the example's backend would hold re-imports into a fresh ledger whose write log
-    /// ends in the example's own head, entry for entry; a second pass finds nothing new.
-    @Test func theExamplesStoreReimportsWithTheExamplesLogHead() throws {
+    /// The example's store (``ExampleBackendStore``, cut before `cut` when given) in a fresh scratch folder, a
+    /// fresh ledger initialized as the example was, and the `follow` arguments that mirror one into the other.
+    struct ExampleMirror: ~Copyable {
         let scratch = ScratchDirectory()
-        let example = ExampleLedgerTests.example
-        var (script, initArguments) = ExampleBackendStore.script(example: example)
-        let store = BackendStoreFile(path: scratch.path("example.db"))
-        store.run(&script)
-        let key = scratch.path("vendor")
-        #expect(CLI.run(["keygen", "--out", key, "--seed", String(repeating: "a1", count: 32)]).status == 0)
-        let ledger = scratch.path("mirror.git")
-        let made = CLI.run(["init", ledger, "--signing-key", key] + initArguments)
-        #expect(made.status == 0, "\(made.stderr)")
-        let seed = scratch.path("interface.seed")
-        try Data(Hex.encode(ExampleBackendStore.interfaceSeed).utf8).write(to: URL(fileURLWithPath: seed))
-        let arguments = [
-            "follow", ledger, "--sqlite", store.path, "--signing-key", key, "--countersign-key", seed, "--json",
-        ]
-        let first = try Self.pass(CLI.run(arguments))
-        let repository = try Repository.open(example.appendingPathComponent("ledger.git").path)
-        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
-        let trailers = try #require(LedgerTrailers(message: try repository.commit(tip).message))
+        let store: BackendStoreFile
+        let ledger: String
+        let key: String
+        let arguments: [String]
+
+        init(before cut: String? = nil) throws {
+            var (script, initArguments) = ExampleBackendStore.script(example: ExampleLedgerTests.example, before: cut)
+            store = BackendStoreFile(path: scratch.path("example.db"))
+            store.run(&script)
+            key = scratch.path("vendor")
+            #expect(CLI.run(["keygen", "--out", key, "--seed", String(repeating: "a1", count: 32)]).status == 0)
+            ledger = scratch.path("mirror.git")
+            let made = CLI.run(["init", ledger, "--signing-key", key] + initArguments)
+            #expect(made.status == 0, "\(made.stderr)")
+            let seed = scratch.path("interface.seed")
+            try Data(Hex.encode(ExampleBackendStore.interfaceSeed).utf8).write(to: URL(fileURLWithPath: seed))
+            arguments = [
+                "follow", ledger, "--sqlite", store.path, "--signing-key", key, "--countersign-key", seed, "--json",
+            ]
+        }
+    }
+
+    /// The trailers of the example's last commit dated before `cut` (its whole history when nil).
+    static func exampleTrailers(before cut: String? = nil) throws -> LedgerTrailers {
+        let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
+        var commit = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        if let cut = cut.flatMap(Instant.parse) {
+            while try repository.commit(commit).time >= cut.seconds {
+                commit = try #require(try repository.commit(commit).parents.first)
+            }
+        }
+        return try #require(LedgerTrailers(message: try repository.commit(commit).message))
+    }
+
+    /// The key test: the store the example's backend would hold re-imports into a fresh ledger whose write log
+    /// ends in the example's own head, entry for entry; a second pass finds nothing new. The store is the
+    /// example's history up to its first grant redemption: `follow` does not import recoveries (the next test).
+    @Test func theExamplesStoreReimportsWithTheExamplesLogHead() throws {
+        let cut = try #require(ExampleBackendStore.firstRedemption(example: ExampleLedgerTests.example))
+        #expect(cut == "2026-09-07T10:00:00Z")  // Nadia's recovery
+        let mirror = try ExampleMirror(before: cut)
+        let first = try Self.pass(CLI.run(mirror.arguments))
+        let trailers = try Self.exampleTrailers(before: cut)
         #expect(first["logSize"] == .integer(trailers.logSize))
         #expect(first["logHead"] == .string(trailers.logHead), "\(first)")
-        #expect(store.query("SELECT entry_hash FROM write_log ORDER BY sequence DESC LIMIT 1") == trailers.logHead)
-        #expect(Self.count(first, "imported", "mandates") == 73)
-        #expect(Self.count(first, "imported", "verdicts") == 302)
-        let second = try Self.pass(CLI.run(arguments))
+        #expect(
+            mirror.store.query("SELECT entry_hash FROM write_log ORDER BY sequence DESC LIMIT 1") == trailers.logHead)
+        #expect(Self.count(first, "imported", "mandates") == 75)
+        #expect(Self.count(first, "imported", "verdicts") == 190)
+        #expect(first["recoveriesNotImported"] == .integer(0))
+        let second = try Self.pass(CLI.run(mirror.arguments))
         #expect(Self.commits(second) == 0)
         #expect(Self.count(second, "alreadyImported", "writes") == trailers.logSize)
         // The mirror is a ledger an auditor verifies: authentic, with exactly the three writes the example's
         // designation revocation governs as conduct findings — the interface's revocation record is not a
         // backend store row (onym-wire §5), so the mirror cannot hold it.
-        let verified = CLI.run(["verify", ledger, "--trust", key + ".pub"])
+        let verified = CLI.run(["verify", mirror.ledger, "--trust", mirror.key + ".pub"])
         #expect(verified.status == 2, "\(verified.stdout)")
         #expect(verified.stdout.contains("3 conduct finding(s)"), "\(verified.stdout)")
         for sequence in ["77", "78", "81"] {
             #expect(verified.stdout.contains("[sequence \(sequence)]"), "\(verified.stdout)")
         }
+    }
+
+    /// The example's whole store holds a `recoveries` row (Nadia's), which `follow` does not import; the write
+    /// the backend then logged for her new phone's binding stops `follow` (65) by the ledger's own
+    /// MandateScopePolicy — no mandate in the mirror names that binding, since the recovery that moved hers
+    /// there is not in it (docs/DECISIONS.md "follow: recoveries are not imported"). The batches before the
+    /// refused one are published: a prefix of the example's log, short of that write.
+    @Test func theExamplesWholeStoreStopsAtTheRecoveredDevicesWrite() throws {
+        let mirror = try ExampleMirror()
+        #expect(mirror.store.query("SELECT count(*) FROM recoveries") == "1")
+        let recovered = ExampleLedgerTests.actorBinding("nadia@nadia-phone-2")
+        let written = try #require(
+            Int64(
+                mirror.store.query(
+                    "SELECT min(sequence) FROM write_log WHERE device_binding = \(BackendStoreScript.text(recovered))"))
+        )
+        let arguments = mirror.arguments + ["--batch-size", "100"]
+        let stopped = CLI.run(arguments)
+        #expect(stopped.status == 65, "\(stopped.stdout)\(stopped.stderr)")
+        #expect(
+            stopped.stderr.contains(
+                "write_log [sequence \(written)]: MandateScopePolicy: a write to device binding \(recovered), "
+                    + "which no mandate in the ledger names"), "\(stopped.stderr)")
+        let repository = try Repository.open(mirror.ledger)
+        let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
+        let mirrored = try #require(LedgerTrailers(message: try repository.commit(tip).message))
+        #expect(mirrored.logSize > 0 && mirrored.logSize < written, "\(mirrored.logSize), \(written)")
+        #expect(
+            mirrored.logHead
+                == mirror.store.query("SELECT entry_hash FROM write_log WHERE sequence = \(mirrored.logSize)"))
+        // Pass after pass, the same refusal, nothing more published: the write is never skipped.
+        let again = CLI.run(arguments)
+        #expect(again.status == 65 && again.stderr.contains("MandateScopePolicy"), "\(again.stderr)")
+        #expect(try repository.referenceTarget(LedgerLayout.branch) == tip)
     }
 
     /// A second pass imports only what the backend added (by another process, to the WAL store) since the
@@ -322,7 +383,7 @@ struct FollowTests {
         #expect(pass["recoveriesNotImported"] == .integer(1))
         #expect(result.stderr.contains("1 recoveries rows not imported"), "\(result.stderr)")
         // A write the backend then logs for the new binding names no mandate the ledger holds: refused by the
-        // ledger's own policy, visibly, until grants are a record kind (docs/DECISIONS.md).
+        // ledger's own policy, visibly, until the store keeps the presented grant's bytes (docs/DECISIONS.md).
         setup.backend.script.write(
             recordedAt: "2026-08-03T00:00:01Z", deviceBinding: "enrollment:device-9", authorizedBy: "reconciliation",
             caseOpen: false, banned: false)

@@ -95,7 +95,7 @@ struct FrontEndTests {
         #expect(lines.first == "VERIFIED onym-chat-enforcement")
         #expect(
             lines.contains(
-                "  write log:    358 entries, head c404efbabcc3e76c06fbf93e7059430fe145cde5df5eb18e0b93bee0b5294929"))
+                "  write log:    363 entries, head 1a4751805e0b155e3b1a52d7768a611a6fedb3eaaba6f4d3774d860917a61fea"))
         #expect(report.json["verified"] == .bool(true))
         #expect(report.json["findings"] == .array([]))
         // Capping: six findings of one policy show five and a count.

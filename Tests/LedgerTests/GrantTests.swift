@@ -15,6 +15,14 @@ struct GrantTests {
 
     /// A banned user on `old`, the ban written; then the user reinstalls and enrolls `new`.
     func bannedThenReinstalled() throws -> (LedgerScenario, ban: Verdict, first: Mandate, second: Mandate) {
+        let (scenario, verdict, first) = try banned()
+        let second = try Mandate(json: scenario.mandate(binding: Self.new, acceptedAt: "2026-08-12T00:00:00Z"))
+        scenario.append([scenario.file(second.json)], at: "2026-08-12T00:00:00Z")
+        return (scenario, verdict, first, second)
+    }
+
+    /// A banned user on `old`, the ban written.
+    func banned() throws -> (LedgerScenario, ban: Verdict, first: Mandate) {
         let scenario = LedgerScenario()
         let first = try Mandate(json: scenario.mandate(binding: Self.old))
         scenario.append(
@@ -29,9 +37,7 @@ struct GrantTests {
         scenario.append(
             [scenario.writeRequests([("2026-08-11T05:00:00Z", Self.old, verdict.ref.hex, false, true, "ok")])],
             at: "2026-08-11T05:00:00Z")
-        let second = try Mandate(json: scenario.mandate(binding: Self.new, acceptedAt: "2026-08-12T00:00:00Z"))
-        scenario.append([scenario.file(second.json)], at: "2026-08-12T00:00:00Z")
-        return (scenario, verdict, first, second)
+        return (scenario, verdict, first)
     }
 
     func grant(_ scenario: LedgerScenario, _ type: String, issuedAt: String, caseId: String = "case-ban")
@@ -57,19 +63,24 @@ struct GrantTests {
         CLI.run(["verify", scenario.ledger, "--trust", scenario.signer + ".pub", "--at", at])
     }
 
+    /// Redeems the user's recovery grant for the ban's case (old → new binding) at 02:00; the gate for the
+    /// grantee then answers on the new binding: banned by the moved verdict.
+    func recoverAndExpectTheBanMoved(_ scenario: LedgerScenario, ban: Verdict, first: Mandate) {
+        let recovery = grant(scenario, "onym-recovery-grant-v1", issuedAt: "2026-08-12T01:00:00Z")
+        let redeemed = FixtureRecords.redemption(
+            of: recovery, mandateRef: first.ref, from: Self.old, to: Self.new, redeemedAt: "2026-08-12T02:00:00Z")
+        scenario.append([scenario.file(recovery), scenario.file(redeemed)], at: "2026-08-12T02:00:00Z")
+        let moved = gate(scenario, at: "2026-08-12T02:30:00Z")
+        #expect(moved.hasPrefix(#"{"banned":"#), "\(moved)")
+        #expect(moved.contains(ban.ref.hex))
+    }
+
     @Test func aRecoveryMovesTheBanToTheNewBindingAndAnUnbanEndsIt() throws {
         let (scenario, ban, first, second) = try bannedThenReinstalled()
         // Before the recovery the new binding holds nothing of the case.
         #expect(gate(scenario, at: "2026-08-12T00:30:00Z").hasPrefix(#"{"clear":{}}"#))
 
-        let recovery = grant(scenario, "onym-recovery-grant-v1", issuedAt: "2026-08-12T01:00:00Z")
-        let redeemed = FixtureRecords.redemption(
-            of: recovery, mandateRef: first.ref, from: Self.old, to: Self.new, redeemedAt: "2026-08-12T02:00:00Z")
-        scenario.append([scenario.file(recovery), scenario.file(redeemed)], at: "2026-08-12T02:00:00Z")
-        // The gate for the grantee answers on the new binding: banned by the moved verdict.
-        let moved = gate(scenario, at: "2026-08-12T02:30:00Z")
-        #expect(moved.hasPrefix(#"{"banned":"#), "\(moved)")
-        #expect(moved.contains(ban.ref.hex))
+        recoverAndExpectTheBanMoved(scenario, ban: ban, first: first)
         // The old binding no longer carries the case.
         let old = CLI.run([
             "gate", scenario.ledger, "--binding", Self.old, "--at", "2026-08-12T02:30:00Z", "--trust",
@@ -128,6 +139,20 @@ struct GrantTests {
         #expect(state.maps.redemptions.first?.toBinding == Self.new)
         #expect(
             ReplayMaps(smallFile: state.maps.smallFileBytes(tip: tip), tip: tip)?.redemptions == state.maps.redemptions)
+    }
+
+    /// The reference re-binds the grantee's mandate with the case (onym-wire §5 `recoveries`): the reinstalled
+    /// app signs no new mandate. The moved mandate names the new binding for the gate and for a write there
+    /// (docs/FORMAT.md "Grants and redemptions": "the fold and the gate for the grantee answer on toBinding").
+    @Test func aRecoveryMovesTheMandateWithoutANewOne() throws {
+        let (scenario, ban, first) = try banned()
+        recoverAndExpectTheBanMoved(scenario, ban: ban, first: first)
+        let written = scenario.append(
+            [scenario.writeRequests([("2026-08-12T03:00:00Z", Self.new, ban.ref.hex, false, true, "ok")])],
+            at: "2026-08-12T03:00:00Z")
+        #expect(!written.stderr.contains("conduct finding"), "\(written.stderr)")
+        let verified = verify(scenario)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 
     /// Each misuse of a grant by the vendor is refused by the writer with GrantPolicy's reason.

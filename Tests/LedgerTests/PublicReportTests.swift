@@ -130,6 +130,35 @@ struct PublicReportTests {
         #expect(!ran.contains("never took effect"))
     }
 
+    /// The report's binding pages tell the example's grants (profile §10; onym-wire §3.12): Nadia's recovery
+    /// moves her ban to her new phone's binding, where it goes on — her old binding's page tells the move, not an
+    /// end of the ban — and her identity is on the new binding; Omar's unban grant ends his permanent ban.
+    @Test func theRecoveryAndTheUnbanAreTold() throws {
+        let scratch = ScratchDirectory()
+        let site = Self.exampleSite(scratch)
+        let old = try #require(Self.actorBinding("nadia"))
+        let new = try #require(Self.actorBinding("nadia@nadia-phone-2"))
+        let oldPage = try String(contentsOfFile: site + "/" + SiteLinks.binding(old), encoding: .utf8)
+        let newPage = try String(contentsOfFile: site + "/" + SiteLinks.binding(new), encoding: .utf8)
+        let relinked =
+            "re-linked case <code class=\"word\">n-1</code> from <code>\(old)</code> to <code>\(new)</code> after a reinstall"
+        #expect(oldPage.contains(relinked) && newPage.contains(relinked))
+        #expect(oldPage.contains("banned the device in case"))
+        #expect(oldPage.contains("it runs until <time datetime=\"2027-08-26T08:00:00Z\">"), "the moved ban goes on")
+        #expect(!oldPage.contains("(by the rules (reconciliation))"), "a recovery is not the end of the ban")
+        let nadia = try #require(Self.actorKey("nadia"))
+        #expect(newPage.contains("Identities (onym:key)</dt><dd><code>\(nadia)</code>"), "the moved mandate's identity")
+        #expect(newPage.contains("Write ") && newPage.contains("bits set to banned"))
+        #expect(!oldPage.contains("Conduct finding") && !newPage.contains("Conduct finding"))
+
+        let omar = try #require(Self.actorBinding("omar"))
+        let omarsPage = try String(contentsOfFile: site + "/" + SiteLinks.binding(omar), encoding: .utf8)
+        #expect(omarsPage.contains("ended the ban of case <code class=\"word\">o-1</code>"))
+        #expect(omarsPage.contains("and ended <time datetime=\"2026-09-21T10:00:00Z\">"))
+        #expect(omarsPage.contains("unban grant, redeemed (recovery-unban:"))
+        #expect(omarsPage.contains("bits set to clear"))
+    }
+
     /// A record page says what the record says — a manifest's classes and their terms, names, contacts and
     /// recourse addresses; a profile's marks and bits; a revocation's trigger and times — beside its hashes.
     /// Checked against the stored bytes read back by stock git and parsed by Foundation's JSON reader, not
@@ -193,11 +222,16 @@ struct PublicReportTests {
         }
     }
 
-    static func actorBinding(_ name: String) -> String? {
+    static func actorBinding(_ name: String) -> String? { actorField(name, 2) }
+
+    static func actorKey(_ name: String) -> String? { actorField(name, 1) }
+
+    /// Field `index` of the actor's row in `actors.tsv` (name, key, binding, device).
+    static func actorField(_ name: String, _ index: Int) -> String? {
         let table = try? String(
             contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
         return table?.split(separator: "\n").first { $0.hasPrefix(name + "\t") }.map {
-            String($0.split(separator: "\t")[2])
+            String($0.split(separator: "\t")[index])
         }
     }
 

@@ -22,8 +22,10 @@ struct WriterStateTests {
         var summary = VerificationSummary()
         try state.restore(&summary, at: tip, repository: repository, checkpoint: nil)
         let records = state.maps.bindings.dictionary()
-        #expect(records.values.reduce(0) { $0 + $1.facts.count } == 302)
-        #expect(records.values.filter(\.isMandated).count == 73)
+        #expect(records.values.reduce(0) { $0 + $1.facts.count } == 305)
+        // 75 bindings a stored mandate names, and Nadia's new phone's, which only her recovery moved a mandate to.
+        #expect(records.values.filter(\.isMandated).count == 75 && records.count == 76)
+        #expect(state.maps.redemptions.map(\.grantType) == [.recovery, .unban])
         var maps = state.maps
         // The example's bindings each have one identity: add one two identities share.
         let at = Instant.parse("2026-08-01T00:00:00.5Z")!
@@ -58,13 +60,14 @@ struct WriterStateTests {
         #expect(resumed.maps.identities == maps.identities)
     }
 
-    /// The record index files round-trip the example's index (every record of its 73 mandates, 302 verdicts
+    /// The record index files round-trip the example's index (every record of its 75 mandates, 305 verdicts
     /// and receipts…) and are refused for any other tip or with one byte cut or changed.
     @Test func theRecordIndexFilesRoundTripAndNameTheirTip() throws {
         let repository = try Repository.open(ExampleLedgerTests.example.appendingPathComponent("ledger.git").path)
         let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
         let index = try repository.recordIndex(inCommit: tip)
-        #expect(index.count == 1 + 2 + 73 + 302 + 302 + 1 + 1)  // + a compromise report and a revocation
+        // + a compromise report, a revocation, two grants and their redemptions
+        #expect(index.count == 1 + 2 + 75 + 305 + 305 + 1 + 1 + 2 + 2)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

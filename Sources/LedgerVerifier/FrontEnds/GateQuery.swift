@@ -7,7 +7,8 @@ public import LedgerFormat
 public struct GateQuery: Sendable {
     public enum Subject: Sendable {
         case binding(String)
-        /// The identity presenting the session: its newest mandate's binding at T.
+        /// The identity presenting the session: its newest mandate's binding at T (where the recoveries
+        /// redeemed by T moved it).
         case user(String)
     }
 
@@ -116,7 +117,8 @@ public struct GateQuery: Sendable {
                     .checkRequired(.enrollmentLost), nil, nil,
                     "\(key) holds no mandate in this ledger at \(at): the app routes to the consent gate.")
             }
-            binding = newest.deviceBinding
+            // F12: a redeemed recovery moved the mandate with its case (docs/FORMAT.md "Grants and redemptions").
+            binding = GrantRedemption.binding(of: newest, at: at, history.redemptions)
         }
         func backend(at time: Instant) -> GateEvaluator.Answer {
             GateEvaluator.answer(

@@ -27,7 +27,9 @@ extension OnymLedger {
                 OptionHelp(names: "--binding B", help: "The device binding to answer for."),
                 OptionHelp(
                     names: "--user onym:key:…",
-                    help: "The identity presenting the session (its newest mandate's binding)."),
+                    help:
+                        "The identity presenting the session (its newest mandate's binding, where a redeemed recovery moved it)."
+                ),
                 OptionHelp(names: "--at RFC3339", help: "The gate time (required)."),
                 OptionHelp(names: "--apple-bits XX", help: "The device's DeviceCheck bits, bit1 then bit0."),
             ] + AuditOptions.help + [

@@ -102,13 +102,33 @@ struct SyntheticBackend {
 }
 
 /// The example ledger's history as the backend that made it would have stored it: its inputs (mandates,
-/// manifests, verdict submissions, write requests) at the batch times `ledger-example/replay.sh` gives them.
+/// manifests, verdict submissions, write requests, redemptions) at the batch times `ledger-example/replay.sh`
+/// gives them.
 enum ExampleBackendStore {
     /// The example's interface root seed (Sources/ExampleGenerator: `FixtureSeed.repeated(0xd1)`).
     static let interfaceSeed = FixtureSeed.repeated(0xD1)
 
-    /// The script of the whole store, and the replay's `init` arguments (after `init LEDGER`).
-    static func script(example: URL) -> (script: BackendStoreScript, initArguments: [String]) {
+    /// The `replay.sh` lines that append a batch, each with its time.
+    static func batches(example: URL) -> [(at: String, line: Substring)] {
+        let replay = try! String(contentsOf: example.appendingPathComponent("replay.sh"), encoding: .utf8)
+        return replay.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard line.hasPrefix("onym append "), let at = words.firstIndex(of: "--at") else { return nil }
+            return (String(words[at + 1]), line)
+        }
+    }
+
+    /// The time of the first batch that redeems a grant: from there on the store holds a `recoveries` row,
+    /// which `follow` does not import (docs/DECISIONS.md "follow: recoveries are not imported").
+    static func firstRedemption(example: URL) -> String? {
+        batches(example: example).first { $0.line.contains("-redemption-") }?.at
+    }
+
+    /// The script of the store — the whole history, or its batches dated before `cut` — and the replay's `init`
+    /// arguments (after `init LEDGER`).
+    static func script(example: URL, before cut: String? = nil) -> (
+        script: BackendStoreScript, initArguments: [String]
+    ) {
         let replay = try! String(contentsOf: example.appendingPathComponent("replay.sh"), encoding: .utf8)
         var script = BackendStoreScript()
         var initArguments: [String] = []
@@ -124,6 +144,7 @@ enum ExampleBackendStore {
             }
             guard line.hasPrefix("onym append "), let atIndex = words.firstIndex(of: "--at") else { continue }
             let at = words[atIndex + 1]
+            if let cut, Instant.parse(at)! >= Instant.parse(cut)! { break }
             let files = words[(atIndex + 2)...].map { example.appendingPathComponent($0) }
             for file in files {
                 let bytes = [UInt8](try! Data(contentsOf: file))
@@ -143,6 +164,16 @@ enum ExampleBackendStore {
                         script.attachManifest(manifest, mandateRef: ref)
                     }
                     script.verdict(verdict, receivedAt: at)
+                } else if name.contains("-redemption-") {
+                    // A recovery is a `recoveries` row (the grant itself is not kept, only its grant_ref); an
+                    // unban's redemption is not in the store's schema as read (onym-wire §5 infers one), its write
+                    // row is.
+                    let redemption = try! Redemption(json: try! CanonicalJSON.parse(bytes))
+                    if let to = redemption.toBinding {
+                        script.recovery(
+                            grantRef: redemption.grantRef.hex, caseId: redemption.caseId,
+                            from: redemption.fromBinding, to: to, at: at)
+                    }
                 } else if name.hasSuffix(".ndjson") {
                     for request in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                         let write = try! WriteRequest(json: try! CanonicalJSON.parse(Array(request.utf8)))
@@ -152,7 +183,7 @@ enum ExampleBackendStore {
                             outcome: write.outcome)
                     }
                 }
-                // Profiles, compromise reports and revocations are not backend store rows (onym-wire §5).
+                // Profiles, compromise reports, revocations and grants are not backend store rows (onym-wire §5).
             }
         }
         return (script, initArguments)

@@ -120,7 +120,14 @@ public struct Follower: Sendable {
                     items: items, signingKey: options.signingKey, at: batch.time, logKey: options.logKey,
                     now: options.now)
             } catch {
-                throw .append(error, batch: "batch \(number + 1) of \(batches.count) (at \(batch.time.rfc3339))")
+                var context = "batch \(number + 1) of \(batches.count) (at \(batch.time.rfc3339))"
+                if snapshot.recoveries > 0 {
+                    // A recovered device's later writes name a binding only the recovery's mandate move explains.
+                    context +=
+                        "; the store has \(snapshot.recoveries) recoveries row\(snapshot.recoveries == 1 ? "" : "s"), "
+                        + "which follow does not import (docs/DECISIONS.md, \"follow: recoveries are not imported\")"
+                }
+                throw .append(error, batch: context)
             }
             if let commit = appended.commit { result.commits.append(commit) }
             for event in batch.events {

@@ -161,6 +161,11 @@ struct FollowTests {
             stopped.stderr.contains(
                 "write_log [sequence \(written)]: MandateScopePolicy: a write to device binding \(recovered), "
                     + "which no mandate in the ledger names"), "\(stopped.stderr)")
+        // The refusal says what is behind it: the recovery that moved the mandate is a row follow does not import.
+        #expect(
+            stopped.stderr.contains(
+                "the store has 1 recoveries row, which follow does not import (docs/DECISIONS.md, \"follow: recoveries "
+                    + "are not imported\")"), "\(stopped.stderr)")
         let repository = try Repository.open(mirror.ledger)
         let tip = try #require(try repository.referenceTarget(LedgerLayout.branch))
         let mirrored = try #require(LedgerTrailers(message: try repository.commit(tip).message))

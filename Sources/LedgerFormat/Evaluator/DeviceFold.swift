@@ -18,7 +18,7 @@ public enum DeviceFold {
     }
 
     /// Folds `facts` (the binding's verdicts, any order, duplicates allowed) at `time`; the rules are
-    /// numbered F1–F11 in docs/DECISIONS.md ("The fold, rule by rule").
+    /// numbered F1–F12 in docs/DECISIONS.md ("The fold, rule by rule").
     ///
     /// * F1: only verdicts the vendor has received by T count (``VerdictFact/knownAt``), in signed
     ///   decision order however they arrived; a verdict delivered twice counts once.
@@ -38,8 +38,10 @@ public enum DeviceFold {
         -> Result
     {
         let redeemed = redemptions.filter { $0.applies(at: time) }
+        // F12: each fact counts where the recoveries redeemed by T put it — the binding it names when none
+        // has moved it, even when `facts` holds the verdicts of a binding a later recovery moves in.
         var facts = facts
-        if let binding, redeemed.contains(where: { $0.grantType == .recovery }) {
+        if let binding {
             facts = facts.filter { GrantRedemption.binding(of: $0, at: time, redeemed) == binding }
         }
         var revokedAt: [String: Instant] = [:]

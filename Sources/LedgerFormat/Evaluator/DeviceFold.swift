@@ -57,6 +57,12 @@ public enum DeviceFold {
             if cases[fact.caseKey] == nil { caseOrder.append(fact.caseKey) }
             cases[fact.caseKey, default: []].append(CaseHistory.Ordered(fact: fact, order: order))
         }
+        // F12: unbans in redemption order — `redeemedAt`, then `grantRef` (docs/DECISIONS.md, "Unbans at one
+        // instant").
+        let unbans = redeemed.filter { $0.grantType == .unban }.sorted {
+            ($0.redeemedAt, $0.grantRef) < ($1.redeemedAt, $1.grantRef)
+        }
+        .enumerated().map { CaseHistory.Unban(effect: $0.element, order: $0.offset) }
         var openCases: [CaseHistory.Ordered] = []
         var inForce: [CaseHistory.Ordered] = []
         var latestStep: FoldStep?
@@ -64,7 +70,7 @@ public enum DeviceFold {
         for key in caseOrder {
             let history = CaseHistory(
                 cases[key]!, revokedAt: revokedAt[key.authority],
-                unbans: redeemed.filter { $0.grantType == .unban && $0.caseKey == key }, at: time)
+                unbans: unbans.filter { $0.effect.caseKey == key }, at: time)
             if let opener = history.openedBy { openCases.append(opener) }
             if let ban = history.banInForce { inForce.append(ban) }
             if let last = history.steps.max(), latestStep == nil || latestStep! < last { latestStep = last }

@@ -21,6 +21,13 @@ struct CaseHistory {
         let order: Int
     }
 
+    /// An unban redemption with its position in redemption order — `redeemedAt`, then `grantRef`: at one
+    /// instant unbans take effect in that order (docs/DECISIONS.md, "Unbans at one instant").
+    struct Unban {
+        let effect: GrantRedemption.Effect
+        let order: Int
+    }
+
     private enum Phase {
         case fresh
         case open(opener: Ordered, deadline: Instant?, reopened: Bool)
@@ -38,8 +45,8 @@ struct CaseHistory {
     /// Folds one case's executed-or-not verdicts (already in decision order, all known by `time`).
     /// - Parameter revokedAt: when the case's authority's designation revocation took effect, if it
     ///   has by `time` (verdicts it decided from then on are already left out).
-    /// - Parameter unbans: the case's unban redemptions by `time` (``GrantRedemption``).
-    init(_ verdicts: [Ordered], revokedAt: Instant?, unbans: [GrantRedemption.Effect] = [], at time: Instant) {
+    /// - Parameter unbans: the case's unban redemptions by `time` (``GrantRedemption``), in redemption order.
+    init(_ verdicts: [Ordered], revokedAt: Instant?, unbans: [Unban] = [], at time: Instant) {
         var phase = Phase.fresh
         var dismissals: [Ordered] = []
         var bans: [Ordered] = []
@@ -98,32 +105,22 @@ struct CaseHistory {
 
     /// F8: when a ban of this case takes effect and what ends it, by T.
     private mutating func settle(
-        _ ban: Ordered, laterDismissals: [Ordered], laterBans: [Ordered], revokedAt: Instant?,
-        unbans: [GrantRedemption.Effect], at time: Instant
+        _ ban: Ordered, laterDismissals: [Ordered], laterBans: [Ordered], revokedAt: Instant?, unbans: [Unban],
+        at time: Instant
     ) {
-        guard let startsAt = ban.fact.banStartsAt, startsAt <= time else { return }  // pending, or never
-        let start = FoldStep(instant: startsAt, kind: .banStart, order: ban.order, label: ban.fact.ref.hex)
-        var enders: [FoldStep] = []
-        for dismissal in laterDismissals where dismissal.order > ban.order {
-            enders.append(
-                FoldStep(instant: dismissal.fact.decidedAt, kind: .decision, order: dismissal.order, label: ""))
-        }
+        guard let start = Self.start(of: ban, at: time) else { return }  // pending, or never
+        var enders = Self.enders(
+            of: ban, laterDismissals: laterDismissals, revokedAt: revokedAt, unbans: unbans, at: time)
         for later in laterBans where later.order > ban.order {
-            guard let laterStart = later.fact.banStartsAt, laterStart <= time else { continue }
-            enders.append(FoldStep(instant: laterStart, kind: .banStart, order: later.order, label: ""))
-        }
-        if let expires = ban.fact.banExpires, expires <= time {
-            enders.append(
-                FoldStep(instant: expires, kind: .banExpiry, order: ban.order, label: EvaluatorRule.expiry.rawValue))
-        }
-        // F12: an unban redeemed for an identity the ban accuses ends it, if it was decided by then.
-        for unban in unbans where ban.fact.accusedKeys.contains(unban.grantee) && ban.fact.decidedAt <= unban.redeemedAt
-        {
-            enders.append(
-                FoldStep(instant: unban.redeemedAt, kind: .grantRedemption, order: ban.order, label: unban.label))
-        }
-        if let revokedAt, ban.fact.externalAppellate == nil {
-            enders.append(FoldStep(instant: revokedAt, kind: .revocation, order: 0, label: ""))
+            // A later ban of the case ends this one when it takes effect; one that ends before it begins (an
+            // unban of the identity it accuses, F12: "a pending one never takes effect") ends nothing. Whether
+            // an even later ban ended it first does not matter: that one ended this ban earlier still.
+            guard let laterStart = Self.start(of: later, at: time),
+                Self.enders(
+                    of: later, laterDismissals: laterDismissals, revokedAt: revokedAt, unbans: unbans, at: time
+                ).allSatisfy({ laterStart < $0 })
+            else { continue }
+            enders.append(FoldStep(instant: laterStart.instant, kind: .banStart, order: later.order, label: ""))
         }
         guard let end = enders.min() else {
             steps.append(start)
@@ -137,6 +134,41 @@ struct CaseHistory {
         case .revocation: recordRevocation(at: end.instant)
         default: break  // a later decision of the case ended it; that decision is already a step
         }
+    }
+
+    /// When `ban` takes effect, if it has by T.
+    private static func start(of ban: Ordered, at time: Instant) -> FoldStep? {
+        guard let startsAt = ban.fact.banStartsAt, startsAt <= time else { return nil }
+        return FoldStep(instant: startsAt, kind: .banStart, order: ban.order, label: ban.fact.ref.hex)
+    }
+
+    /// What ends `ban` by T, other than a later ban of its case taking effect (F8, F10, F12).
+    private static func enders(
+        of ban: Ordered, laterDismissals: [Ordered], revokedAt: Instant?, unbans: [Unban], at time: Instant
+    ) -> [FoldStep] {
+        var enders: [FoldStep] = []
+        for dismissal in laterDismissals where dismissal.order > ban.order {
+            enders.append(
+                FoldStep(instant: dismissal.fact.decidedAt, kind: .decision, order: dismissal.order, label: ""))
+        }
+        if let expires = ban.fact.banExpires, expires <= time {
+            enders.append(
+                FoldStep(instant: expires, kind: .banExpiry, order: ban.order, label: EvaluatorRule.expiry.rawValue))
+        }
+        // F12: the first unban (in redemption order) redeemed for an identity the ban accuses ends it, if it
+        // was decided by then.
+        if let unban = unbans.first(where: {
+            ban.fact.accusedKeys.contains($0.effect.grantee) && ban.fact.decidedAt <= $0.effect.redeemedAt
+        }) {
+            enders.append(
+                FoldStep(
+                    instant: unban.effect.redeemedAt, kind: .grantRedemption, order: unban.order,
+                    label: unban.effect.label))
+        }
+        if let revokedAt, ban.fact.externalAppellate == nil {
+            enders.append(FoldStep(instant: revokedAt, kind: .revocation, order: 0, label: ""))
+        }
+        return enders
     }
 
     private mutating func recordDefault(at deadline: Instant, opener: Ordered) {

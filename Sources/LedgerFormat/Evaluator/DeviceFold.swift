@@ -18,7 +18,7 @@ public enum DeviceFold {
     }
 
     /// Folds `facts` (the binding's verdicts, any order, duplicates allowed) at `time`; the rules are
-    /// numbered F1–F11 in docs/DECISIONS.md ("The fold, rule by rule").
+    /// numbered F1–F12 in docs/DECISIONS.md ("The fold, rule by rule").
     ///
     /// * F1: only verdicts the vendor has received by T count (``VerdictFact/knownAt``), in signed
     ///   decision order however they arrived; a verdict delivered twice counts once.
@@ -38,8 +38,10 @@ public enum DeviceFold {
         -> Result
     {
         let redeemed = redemptions.filter { $0.applies(at: time) }
+        // F12: each fact counts where the recoveries redeemed by T put it — the binding it names when none
+        // has moved it, even when `facts` holds the verdicts of a binding a later recovery moves in.
         var facts = facts
-        if let binding, redeemed.contains(where: { $0.grantType == .recovery }) {
+        if let binding {
             facts = facts.filter { GrantRedemption.binding(of: $0, at: time, redeemed) == binding }
         }
         var revokedAt: [String: Instant] = [:]
@@ -55,6 +57,12 @@ public enum DeviceFold {
             if cases[fact.caseKey] == nil { caseOrder.append(fact.caseKey) }
             cases[fact.caseKey, default: []].append(CaseHistory.Ordered(fact: fact, order: order))
         }
+        // F12: unbans in redemption order — `redeemedAt`, then `grantRef` (docs/DECISIONS.md, "Unbans at one
+        // instant").
+        let unbans = redeemed.filter { $0.grantType == .unban }.sorted {
+            ($0.redeemedAt, $0.grantRef) < ($1.redeemedAt, $1.grantRef)
+        }
+        .enumerated().map { CaseHistory.Unban(effect: $0.element, order: $0.offset) }
         var openCases: [CaseHistory.Ordered] = []
         var inForce: [CaseHistory.Ordered] = []
         var latestStep: FoldStep?
@@ -62,7 +70,7 @@ public enum DeviceFold {
         for key in caseOrder {
             let history = CaseHistory(
                 cases[key]!, revokedAt: revokedAt[key.authority],
-                unbans: redeemed.filter { $0.grantType == .unban && $0.caseKey == key }, at: time)
+                unbans: unbans.filter { $0.effect.caseKey == key }, at: time)
             if let opener = history.openedBy { openCases.append(opener) }
             if let ban = history.banInForce { inForce.append(ban) }
             if let last = history.steps.max(), latestStep == nil || latestStep! < last { latestStep = last }

@@ -4,7 +4,7 @@
 /// Steps at the same instant happen in a fixed order (docs/DECISIONS.md, "The fold, rule by rule",
 /// rule F9): verdict decisions first (in decision order), then bans taking effect, then bans ending
 /// by expiry, then decision-deadline defaults, then designation revocations, then bans ended by an unban
-/// grant's redemption (F12).
+/// grant's redemption (F12), in redemption order (`redeemedAt`, then `grantRef`).
 public struct FoldStep: Comparable, Sendable {
     public enum Kind: Int, Sendable, Comparable {
         case decision = 0
@@ -19,7 +19,8 @@ public struct FoldStep: Comparable, Sendable {
 
     public let instant: Instant
     public let kind: Kind
-    /// The decision-order position of the verdict the step belongs to (0 for a revocation).
+    /// The decision-order position of the verdict the step belongs to (0 for a revocation; for an unban's
+    /// step, the unban's position in redemption order).
     public let order: Int
     /// A verdictRef (hex) or an ``EvaluatorRule`` name.
     public let label: String

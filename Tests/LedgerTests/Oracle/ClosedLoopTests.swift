@@ -9,8 +9,9 @@ import LedgerStore
 
 /// The loop from plan to proof: a backend that writes exactly what `reconcile` plans, batch by batch
 /// in a real ledger, produces a history `verify` accepts; one write that contradicts the rules is a
-/// finding naming that entry. Histories come from the oracle's generator (authority A, no
-/// revocations: those need their own trigger records, covered by `RevocationTests`).
+/// finding naming that entry. Histories come from the oracle's generator (authority A, one binding, no
+/// revocations and no grants: those need their own trigger records, covered by `RevocationTests` and
+/// `GrantTests`).
 @Suite("Closed loop: planned writes verify")
 struct ClosedLoopTests {
     static var budget: Int { Int(ProcessInfo.processInfo.environment["ONYM_CLOSED_LOOP_SEQUENCES"] ?? "") ?? 30 }
@@ -61,7 +62,8 @@ struct ClosedLoopTests {
         var totalWrites = 0
         var writtenBits: Set<String> = []
         for number in 0..<Self.budget {
-            let scenario = generator.scenario(name: "loop-\(number)", authorities: ["A"], withRevocations: false)
+            let scenario = generator.scenario(
+                name: "loop-\(number)", authorities: ["A"], withRevocations: false, withGrants: false)
             let scratch = ScratchDirectory()
             let path = scratch.path("ledger.git")
             try Self.ledger(at: path)

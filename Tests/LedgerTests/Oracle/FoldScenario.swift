@@ -4,11 +4,12 @@ import LedgerTestSupport
 @testable import LedgerFormat
 import LedgerStore
 
-/// One binding's verdict history in a form small enough to read, shrink and keep as a data file
-/// (`Vectors/fold/*.json`): verdicts by disposition, case, class and times, plus revocations. Times
-/// are RFC 3339 as they are signed (any offset, any fraction); every verdict is built and signed for
-/// real by the fixture authorities below, and exists as raw JSON bytes (``FoldScenario/render()``) that
-/// both the fold (through the project's parsers) and the oracle (through its own) read.
+/// A device's verdict history in a form small enough to read, shrink and keep as a data file
+/// (`Vectors/fold/*.json`): verdicts by disposition, case, class and times, plus revocations and redeemed
+/// grants (a recovery moves a case to a second binding, rule F12). Times are RFC 3339 as they are signed
+/// (any offset, any fraction); every verdict and grant is built and signed for real by the fixture
+/// authorities below, and exists as raw JSON bytes (``FoldScenario/render()``) that both the fold (through
+/// the project's parsers) and the oracle (through its own) read.
 struct FoldScenario: Codable, CustomStringConvertible {
     struct VerdictSpec: Codable {
         var id: String
@@ -25,6 +26,25 @@ struct FoldScenario: Codable, CustomStringConvertible {
         var appealDeadline: String?
         var executeAfter: String?
         var banExpires: String?
+        /// The binding it names: absent or "1" for ``binding``, "2" for ``secondBinding``.
+        var binding: String?
+        /// Whom it accuses: absent or "1" for ``user``, "2" for ``secondUser`` (a shared device).
+        var accused: String?
+    }
+
+    /// A grant of `authority` for `caseId` and the vendor's redemption of it, within the rules.
+    struct RedemptionSpec: Codable {
+        var id: String
+        var grant: String  // recovery | unban
+        var authority: String
+        var caseId: String
+        /// Absent or "1" for ``user``, "2" for ``secondUser``.
+        var grantee: String?
+        var issued: String
+        var redeemed: String
+        /// Binding keys as for a verdict: absent means "1"; `to` is a recovery's only ("2" when absent).
+        var from: String?
+        var to: String?
     }
 
     struct RevocationSpec: Codable {
@@ -37,7 +57,10 @@ struct FoldScenario: Codable, CustomStringConvertible {
     /// rule name).
     struct Check: Codable {
         var at: String
+        /// Which binding is folded: absent or "1" for ``binding``, "2" for ``secondBinding``.
+        var on: String?
         var bits: String
+        /// A verdict id, `recovery-unban:<redemption id>` or a rule name.
         var authorizedBy: String
     }
 
@@ -45,13 +68,18 @@ struct FoldScenario: Codable, CustomStringConvertible {
     var comment: String?
     var verdicts: [VerdictSpec]
     var revocations: [RevocationSpec] = []
+    var redemptions: [RedemptionSpec] = []
     var checks: [Check] = []
 
-    init(name: String, comment: String? = nil, verdicts: [VerdictSpec], revocations: [RevocationSpec] = []) {
+    init(
+        name: String, comment: String? = nil, verdicts: [VerdictSpec], revocations: [RevocationSpec] = [],
+        redemptions: [RedemptionSpec] = []
+    ) {
         self.name = name
         self.comment = comment
         self.verdicts = verdicts
         self.revocations = revocations
+        self.redemptions = redemptions
     }
 
     init(from decoder: any Decoder) throws {
@@ -60,6 +88,7 @@ struct FoldScenario: Codable, CustomStringConvertible {
         comment = try container.decodeIfPresent(String.self, forKey: .comment)
         verdicts = try container.decode([VerdictSpec].self, forKey: .verdicts)
         revocations = try container.decodeIfPresent([RevocationSpec].self, forKey: .revocations) ?? []
+        redemptions = try container.decodeIfPresent([RedemptionSpec].self, forKey: .redemptions) ?? []
         checks = try container.decodeIfPresent([Check].self, forKey: .checks) ?? []
     }
 
@@ -103,8 +132,34 @@ struct FoldScenario: Codable, CustomStringConvertible {
             appellate: nil),
     ]
     static let user = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x05))!
+    /// Another identity on the same device (a new holder, a reinstall under a new key).
+    static let secondUser = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x06))!
     static let binding = "enrollment:oracle-device"
-    static let mandates: [String: Mandate] = authorities.mapValues { authority in
+    /// The binding of the reinstalled app a recovery moves a case to.
+    static let secondBinding = "enrollment:oracle-device-reinstalled"
+    static func binding(forKey key: String?) -> String { key == "2" ? secondBinding : binding }
+    static func user(forKey key: String?) -> Ed25519.PrivateKey { key == "2" ? secondUser : user }
+    /// Each authority's mandate of ``user`` on ``binding``.
+    static let mandates: [String: Mandate] = authorities.mapValues { mandate($0, user: user, binding: binding) }
+    /// Every mandate a scenario can name, by authority, user key and binding key ("1", "2").
+    static let allMandates: [String: Mandate] = {
+        let keys: [String] = ["1", "2"]
+        var all: [String: Mandate] = [:]
+        for (name, authority) in authorities {
+            for userKey in keys {
+                for bindingKey in keys {
+                    all["\(name)/\(userKey)/\(bindingKey)"] = mandate(
+                        authority, user: user(forKey: userKey), binding: binding(forKey: bindingKey))
+                }
+            }
+        }
+        return all
+    }()
+    static func mandate(_ authority: String, user: String?, binding: String?) -> Mandate {
+        allMandates["\(authority)/\(user ?? "1")/\(binding ?? "1")"]!
+    }
+
+    private static func mandate(_ authority: FixtureAuthority, user: Ed25519.PrivateKey, binding: String) -> Mandate {
         try! Mandate(
             json: FixtureRecords.mandate(
                 user: user, interface: FixtureInterface(), authority: authority, classes: classes.map(\.classId),

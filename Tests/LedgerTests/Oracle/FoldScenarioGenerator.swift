@@ -3,8 +3,9 @@ import LedgerTestSupport
 /// Seeded generator of scenarios: several cases per binding and authorities, every disposition,
 /// suspensive and not, permanent and expiring, signed deadlines (some before `decidedAt`), same-second
 /// verdicts, receipts later than decisions or up to 300 s earlier (the reference's skew), re-deliveries,
-/// revocations, ban terms off by up to the validator's tolerance, and timestamps written with offsets,
-/// fractions and lower-case `t`/`z`.
+/// revocations, ban terms off by up to the validator's tolerance, timestamps written with offsets,
+/// fractions and lower-case `t`/`z`; and redeemed grants (``redemptions(_:moments:revocations:)``), some
+/// cases on a second binding or accusing a second identity.
 struct FoldScenarioGenerator {
     private var state: UInt64
     /// Whether instants may fall between seconds. A ledger's commits and write entries are dated in
@@ -25,15 +26,15 @@ struct FoldScenarioGenerator {
         return z ^ (z >> 31)
     }
 
-    private mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    private mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 
     static let origin = try! OracleTime.parse("2026-03-01T00:00:00Z")
 
     /// An instant within a few days: on a coarse grid half of the time (so that verdicts, deadlines
     /// and expiries often share a second), else at a second, sometimes with a fraction.
-    private mutating func instant(within days: Int) -> OracleInstant {
+    mutating func instant(within days: Int) -> OracleInstant {
         let hours = below(days * 24)
         if chance(50) { return Self.origin.adding(seconds: Int64(hours * 3600)) }
         let digits = fractions ? pick([0, 0, 1, 3, 6, 9]) : 0
@@ -43,7 +44,7 @@ struct FoldScenarioGenerator {
     }
 
     /// How one party writes its timestamps: an offset, a minimum of fraction digits, the letters' case.
-    private struct Style {
+    struct Style {
         var offsetMinutes: Int64 = 0
         var minimumDigits = 0
         var lowercase = false
@@ -57,7 +58,7 @@ struct FoldScenarioGenerator {
         }
     }
 
-    private mutating func style() -> Style {
+    mutating func style() -> Style {
         guard !chance(40) else { return Style() }
         return Style(
             offsetMinutes: pick([0, 60, -300, 330, 345, -600, 840, -720, 59, -1439, 1439]),
@@ -67,9 +68,11 @@ struct FoldScenarioGenerator {
     /// - Parameters:
     ///   - authorities: which fixture authorities may decide cases (the first most often).
     ///   - withRevocations: whether a designation revocation may occur.
-    mutating func scenario(name: String, authorities: [String] = ["A", "B", "C"], withRevocations: Bool = true)
-        -> FoldScenario
-    {
+    ///   - withGrants: whether redeemed grants may occur, and cases on a second binding or accusing a second
+    ///     identity (without them, the generator draws exactly what it drew before grants existed).
+    mutating func scenario(
+        name: String, authorities: [String] = ["A", "B", "C"], withRevocations: Bool = true, withGrants: Bool = true
+    ) -> FoldScenario {
         var verdicts: [FoldScenario.VerdictSpec] = []
         var moments: [OracleInstant] = []
         let caseCount = 1 + below(3)
@@ -77,6 +80,8 @@ struct FoldScenarioGenerator {
             let authority = authorities.count == 1 || chance(60) ? authorities[0] : pick(Array(authorities.dropFirst()))
             let classes = FoldScenario.authorities[authority]!.classes
             let caseId = "case-\(caseNumber)"
+            // The case's binding and accused identity: now and then the reinstalled app's, or another identity.
+            let (caseBinding, caseAccused) = withGrants ? (chance(15) ? "2" : nil, chance(15) ? "2" : nil) : (nil, nil)
             var decided = instant(within: 6)
             var caseDeadline: OracleInstant?  // the first opening's, to aim verdicts at
             for _ in 0..<(1 + below(4)) {
@@ -94,6 +99,10 @@ struct FoldScenarioGenerator {
                 var spec = FoldScenario.VerdictSpec(
                     id: "v\(verdicts.count)", authority: authority, disposition: disposition, caseId: caseId,
                     classId: terms.classId, decided: signer.text(decided), received: style().text(received))
+                if withGrants {  // a stray verdict of the case naming the other binding or identity
+                    spec.binding = chance(5) ? (caseBinding == nil ? "2" : nil) : caseBinding
+                    spec.accused = chance(5) ? (caseAccused == nil ? "2" : nil) : caseAccused
+                }
                 moments.append(decided)
                 if disposition == "open-case" {
                     var deadline = decided.adding(days: OracleTime.days(terms.decisionDeadline)!)
@@ -146,6 +155,7 @@ struct FoldScenarioGenerator {
                     authority: pick(authorities), effective: style().text(effective),
                     determined: style().text(effective.adding(seconds: Int64(3600 * below(48))))))
         }
-        return FoldScenario(name: name, verdicts: verdicts, revocations: revocations)
+        let redeemed = withGrants && chance(40) ? redemptions(verdicts, moments: moments, revocations: revocations) : []
+        return FoldScenario(name: name, verdicts: verdicts, revocations: revocations, redemptions: redeemed)
     }
 }

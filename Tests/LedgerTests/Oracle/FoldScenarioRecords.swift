@@ -6,7 +6,8 @@ import LedgerStore
 
 /// A scenario's records as raw bytes, and what each side makes of them: the oracle reads the bytes with
 /// its own parsers (``EventOracle``); the fold gets them the way the product does — `CanonicalJSON.parse`,
-/// `Verdict(json:)`, `VerdictReceipt(json:)`, `AuthorityManifest(rawBytes:)` and `VerdictFact`.
+/// `Verdict(json:)`, `VerdictReceipt(json:)`, `AuthorityManifest(rawBytes:)` and `VerdictFact`, and for a
+/// redeemed grant `Grant(json:)` and `Redemption(json:)` into a `GrantRedemption.Effect`.
 extension FoldScenario {
     struct Rendered {
         /// The raw verdict, receipt and consented manifest of each spec, in order.
@@ -15,10 +16,27 @@ extension FoldScenario {
         var facts: [VerdictFact]
         /// Each spec id's verdict ref, as the product computes it.
         var refs: [String: ContentAddress]
+        /// The raw grant and redemption of each redemption spec, in order.
+        var grants: [EventOracle.Redemption] = []
+        /// The fold's input, one effect per redemption.
+        var effects: [GrantRedemption.Effect] = []
     }
 
     func render() -> Rendered {
         var rendered = Rendered(deliveries: [], facts: [], refs: [:])
+        for spec in redemptions {
+            let grantBytes = Self.rawGrant(spec)
+            let grant = try! Grant(json: CanonicalJSON.parse(grantBytes))
+            let redemptionBytes = Self.rawRedemption(spec, grantRef: grant.ref)
+            let redemption = try! Redemption(json: CanonicalJSON.parse(redemptionBytes))
+            rendered.grants.append(.init(grant: grantBytes, redemption: redemptionBytes))
+            rendered.effects.append(
+                GrantRedemption.Effect(
+                    grantRef: redemption.grantRef, grantType: grant.grantType, authority: grant.authority,
+                    caseId: grant.caseId, grantee: grant.grantee, fromBinding: redemption.fromBinding,
+                    toBinding: redemption.toBinding, redeemedAt: redemption.redeemedAt))
+            rendered.refs[spec.id] = grant.ref
+        }
         for spec in verdicts {
             let verdictBytes = Self.rawVerdict(spec)
             let verdict = try! Verdict(json: CanonicalJSON.parse(verdictBytes))
@@ -51,7 +69,7 @@ extension FoldScenario {
         }
     }
 
-    /// The oracle over the same bytes and revocations.
+    /// The oracle over the same bytes, revocations and redemptions.
     func oracle(_ rendered: Rendered) throws -> EventOracle {
         try EventOracle(
             deliveries: rendered.deliveries,
@@ -59,14 +77,23 @@ extension FoldScenario {
                 .init(
                     authority: Self.authorities[$0.authority]!.componentId, effective: $0.effective,
                     determined: $0.determined)
-            })
+            }, redemptions: rendered.grants)
+    }
+
+    /// The bindings the scenario's verdicts and recoveries name: each is folded and compared.
+    var bindings: [String] {
+        let named =
+            verdicts.map(\.binding) + redemptions.flatMap { [$0.from, $0.grant == "recovery" ? $0.to ?? "2" : nil] }
+        return Set(named.map { Self.binding(forKey: $0) } + [Self.binding]).sorted()
     }
 
     /// The signed verdict a spec describes, as the product reads it.
     static func verdict(_ spec: VerdictSpec) -> Verdict { try! Verdict(json: CanonicalJSON.parse(rawVerdict(spec))) }
 
     /// Every instant where something can change in the fold's facts, with the second before and after it.
-    static func instants(_ facts: [VerdictFact], _ effects: [DesignationRevocation.Effect]) -> [Instant] {
+    static func instants(
+        _ facts: [VerdictFact], _ effects: [DesignationRevocation.Effect], _ redemptions: [GrantRedemption.Effect] = []
+    ) -> [Instant] {
         var points: Set<Instant> = []
         for fact in facts {
             for point in [
@@ -76,6 +103,7 @@ extension FoldScenario {
             }
         }
         for effect in effects { points.formUnion([effect.effectiveAt, effect.determinedAt]) }
+        points.formUnion(redemptions.map(\.redeemedAt))
         return points.flatMap { [$0.adding(seconds: -1), $0, $0.adding(seconds: 1)] }.sorted()
     }
 
@@ -86,7 +114,7 @@ extension FoldScenario {
     /// signed over its canonical form without `signature`.
     static func rawVerdict(_ spec: VerdictSpec) -> [UInt8] {
         let authority = authorities[spec.authority]!
-        let mandate = mandates[spec.authority]!
+        let mandate = Self.mandate(spec.authority, user: spec.accused, binding: spec.binding)
         let (caseOpen, banned, final) =
             switch spec.disposition {
             case "ban": (false, true, false)
@@ -111,6 +139,36 @@ extension FoldScenario {
         let signature = authority.operatorKey.signature(for: CanonicalJSON.encode(try! CanonicalJSON.parse(unsigned)))
         fields += [("signature", .string(Base64.encode(signature))), ("final", .bool(final))]
         return RawJSON.object(fields).bytes
+    }
+
+    /// The authority's grant (onym-wire §3.12): its struct's field order, spaced, signed by the operator
+    /// key over its canonical form without `signature`.
+    static func rawGrant(_ spec: RedemptionSpec) -> [UInt8] {
+        let authority = authorities[spec.authority]!
+        let fields: [(String, RawJSON)] = [
+            ("grantType", .string(spec.grant == "unban" ? "onym-unban-grant-v1" : "onym-recovery-grant-v1")),
+            ("grantVersion", .integer(1)), ("caseId", .string(spec.caseId)),
+            ("grantee", .string(user(forKey: spec.grantee).publicKey.onymKey)),
+            ("authority", .string(authority.componentId)), ("issuedAt", .string(spec.issued)),
+        ]
+        let unsigned = RawJSON.object(fields).bytes
+        let signature = authority.operatorKey.signature(for: CanonicalJSON.encode(try! CanonicalJSON.parse(unsigned)))
+        return RawJSON.object(fields + [("signature", .string(Base64.encode(signature)))]).bytes
+    }
+
+    /// The vendor's redemption (docs/FORMAT.md "Grants and redemptions"), naming the grantee's mandate on
+    /// `fromBinding`.
+    static func rawRedemption(_ spec: RedemptionSpec, grantRef: ContentAddress) -> [UInt8] {
+        let recovery = spec.grant == "recovery"
+        var fields: [(String, RawJSON)] = [
+            ("redemptionVersion", .integer(1)), ("grantRef", .string(grantRef.hex)),
+            ("grantType", .string(recovery ? "onym-recovery-grant-v1" : "onym-unban-grant-v1")),
+            ("caseId", .string(spec.caseId)),
+            ("mandateRef", .string(mandate(spec.authority, user: spec.grantee, binding: spec.from).ref.hex)),
+            ("fromBinding", .string(binding(forKey: spec.from))),
+        ]
+        if recovery { fields.append(("toBinding", .string(binding(forKey: spec.to ?? "2")))) }
+        return RawJSON.object(fields + [("redeemedAt", .string(spec.redeemed))]).bytes
     }
 
     /// The vendor's receipt: `{verdictRef, status, receivedAt}` (onym-wire §3.6 plus the receipt time,

@@ -12,6 +12,10 @@ struct OracleVerdict {
     var ref: String
     var authority: String
     var caseId: String
+    /// The binding the verdict names (`deviceBinding`), before any recovery moves it (F12).
+    var deviceBinding: String
+    /// The identities it accuses (`accusedKeys`): an unban ends only bans accusing its grantee (F12).
+    var accusedKeys: [String]
     var disposition: Disposition
     var decidedAt: OracleInstant
     var executeAfter: OracleInstant?
@@ -42,6 +46,11 @@ struct OracleVerdict {
         let authority = try text("authority")
         self.authority = authority
         caseId = try text("caseId")
+        deviceBinding = try text("deviceBinding")
+        guard let accused = object["accusedKeys"] as? [String] else {
+            throw OracleJSON.Unreadable(description: "verdict: `accusedKeys` is not an array of strings")
+        }
+        accusedKeys = accused
         guard
             let disposition = ["open-case": Disposition.openCase, "ban": .ban, "dismiss": .dismiss][
                 try text("disposition")]

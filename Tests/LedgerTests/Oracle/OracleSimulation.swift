@@ -21,8 +21,8 @@ struct DecisionOrder: Comparable {
 
 /// One run of a binding's history as it is known at `now` (``EventOracle``): a priority queue of events in
 /// F9's order, and one handler per rule of docs/DECISIONS.md "The fold, rule by rule" — deciding (F4, F5,
-/// F7), bans taking effect and expiring (F8), deadline defaults (F6), revocations (F10) — each keeping
-/// the case and ban states it touches and the latest step (F11).
+/// F7), bans taking effect and expiring (F8), deadline defaults (F6), revocations (F10), unbans (F12) —
+/// each keeping the case and ban states it touches and the latest step (F11).
 struct OracleSimulation {
     enum Kind {
         case decision(OracleVerdict)
@@ -30,9 +30,10 @@ struct OracleSimulation {
         case banExpires(ref: String)
         case deadlinePasses(caseName: String, period: Int)
         case revocation(authority: String)
+        case unban(caseName: String, grantee: String, label: String)
 
         /// F9: "verdict decisions (in decision order), bans taking effect, bans expiring, deadline
-        /// defaults, revocations".
+        /// defaults, revocations"; F12: "At one instant, unban ends come after revocations".
         var phase: Int {
             switch self {
             case .decision: 0
@@ -40,6 +41,7 @@ struct OracleSimulation {
             case .banExpires: 2
             case .deadlinePasses: 3
             case .revocation: 4
+            case .unban: 5
             }
         }
     }
@@ -96,6 +98,7 @@ struct OracleSimulation {
         var order: DecisionOrder
         var caseName: String
         var authority: String
+        var accusedKeys: [String]
         var survivingForum: Bool
         var banExpires: OracleInstant?
         var stage = BanStage.waiting
@@ -157,6 +160,7 @@ struct OracleSimulation {
                 case .banExpires(let ref): banExpires(ref)
                 case .deadlinePasses(let caseName, let period): deadlinePasses(caseName, period)
                 case .revocation(let authority): revoke(authority)
+                case .unban(let caseName, let grantee, let label): unban(caseName, grantee, label)
                 case .decision: break
                 }
             }
@@ -199,7 +203,7 @@ struct OracleSimulation {
             for (ref, ban) in bans where ban.caseName == caseName && ban.stage != .ended { bans[ref]!.stage = .ended }
         } else {
             bans[verdict.ref] = Ban(
-                order: order, caseName: caseName, authority: verdict.authority,
+                order: order, caseName: caseName, authority: verdict.authority, accusedKeys: verdict.accusedKeys,
                 survivingForum: verdict.survivingForum, banExpires: verdict.banExpires)
             let executeAfter = verdict.executeAfter!
             schedule(
@@ -253,6 +257,19 @@ struct OracleSimulation {
             bans[ref]!.stage = .ended
         }
         if closedOrEndedInForce { step("designation-revocation") }
+    }
+
+    private mutating func unban(_ caseName: String, _ grantee: String, _ label: String) {
+        // F12: every ban of the case accusing the grantee decided by now ends (the queue has decided every
+        // verdict signed by this instant, and none signed after it); "a pending one never takes effect".
+        // As for a revocation, only ending a ban in force is a step.
+        var endedInForce = false
+        for (ref, ban) in bans
+        where ban.caseName == caseName && ban.accusedKeys.contains(grantee) && ban.stage != .ended {
+            if ban.stage == .inForce { endedInForce = true }
+            bans[ref]!.stage = .ended
+        }
+        if endedInForce { step(label) }
     }
 
     /// F11.

@@ -224,3 +224,27 @@ struct GrantTests {
         #expect(shown.stdout.contains("its redemption names the key that signs it"), "\(shown.stdout)")
     }
 }
+
+@Suite("Recoveries at one instant")
+struct SameInstantRecoveryTests {
+    static func recovery(_ tag: UInt8, from: String, to: String) -> GrantRedemption.Effect {
+        GrantRedemption.Effect(
+            grantRef: ContentAddress(bytes: [UInt8](repeating: tag, count: 32)), grantType: .recovery,
+            authority: "onym:component:a", caseId: "c1", grantee: "u1", fromBinding: from, toBinding: to,
+            redeemedAt: Instant(seconds: 1_000))
+    }
+
+    /// docs/DECISIONS.md "F12, recoveries at one instant": in the order the ledger stores them, as judged —
+    /// a chain b1 → b2 → b3 at one instant ends on b3 whatever the grants' refs; listed the other way round,
+    /// the second move finds the case not yet on b2 and does not apply.
+    @Test func recoveriesAtOneInstantMoveInTheOrderTheLedgerStoresThem() {
+        let first = Self.recovery(0xEE, from: "b1", to: "b2")
+        let second = Self.recovery(0x11, from: "b2", to: "b3")
+        let at = Instant(seconds: 2_000)
+        let moves: (GrantRedemption.Effect) -> Bool = { $0.caseId == "c1" }
+        #expect(GrantRedemption.location(of: "b1", at: at, [first, second], moves: moves) == "b3")
+        #expect(GrantRedemption.location(of: "b1", at: at, [second, first], moves: moves) == "b2")
+        // Before the instant, nothing has moved.
+        #expect(GrantRedemption.location(of: "b1", at: Instant(seconds: 999), [first, second], moves: moves) == "b1")
+    }
+}

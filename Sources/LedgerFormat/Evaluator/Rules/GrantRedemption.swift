@@ -66,12 +66,18 @@ public enum GrantRedemption {
 
     // MARK: - Where records are after recoveries
 
-    /// Where something first stored on `binding` is at `time`, following the recoveries that move it.
+    /// Where something first stored on `binding` is at `time`, following the recoveries that move it: in
+    /// `redeemedAt` order, and recoveries redeemed at one instant in the order the ledger stores them (the
+    /// order `judge(_:resolved:facts:earlier:)` judged them in, each against the ones before it;
+    /// docs/DECISIONS.md, "F12, recoveries at one instant").
     static func location(
         of binding: String, at time: Instant, _ effects: [Effect], moves: (Effect) -> Bool
     ) -> String {
         var current = binding
-        for effect in effects.sorted(by: { $0.redeemedAt < $1.redeemedAt })
+        let ordered = effects.indices.sorted {
+            (effects[$0].redeemedAt, $0) < (effects[$1].redeemedAt, $1)
+        }
+        for effect in ordered.map({ effects[$0] })
         where effect.applies(at: time) && effect.fromBinding == current && moves(effect) {
             current = effect.toBinding ?? current
         }

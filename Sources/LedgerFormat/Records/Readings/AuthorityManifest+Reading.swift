@@ -2,7 +2,7 @@
 /// recourse addresses it states (as text: a reading links only inside the ledger), each class's
 /// definition and lawful-reporting text, and the table of the class terms users consented to.
 extension AuthorityManifest {
-    public var reading: RecordFacts? {
+    public var reading: RecordFacts {
         let text = { (field: String) in json[field]?.stringValue }
         var facts: [RecordFacts.Fact] = [
             .init("Authority", .text(componentId)),
@@ -37,11 +37,17 @@ extension AuthorityManifest {
             headers: ["Class", "Response window", "Decision deadline", "Appeal window", "Ban term", "Appeal effect"],
             rows: classes.map { item in
                 [
-                    .text(item.classId), .words("\(item.responseWindowDays) days"),
-                    .words("\(item.decisionDeadlineDays) days"), .words("\(item.appealWindowDays) days"),
-                    .words(item.banTerm.words), .words(item.appealEffect.rawValue),
+                    .text(item.classId), .days(item.responseWindowDays), .days(item.decisionDeadlineDays),
+                    .days(item.appealWindowDays), banTermValue(item.banTerm), .words(item.appealEffect.rawValue),
                 ]
             })
+    }
+
+    private func banTermValue(_ term: BanTerm) -> RecordFacts.Value {
+        switch term {
+        case .days(let days): .days(days)
+        case .permanent: .words(term.words)
+        }
     }
 
     private var appellateValue: RecordFacts.Value {

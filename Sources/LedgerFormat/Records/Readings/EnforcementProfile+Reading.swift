@@ -1,7 +1,7 @@
 /// A profile read: its identity, the bits its marks are written to, the interactions it defines, its case
 /// notice schema and specification.
 extension EnforcementProfile {
-    public var reading: RecordFacts? {
+    public var reading: RecordFacts {
         let text = { (field: String) in json[field]?.stringValue }
         let marks = markBindings.keys.sorted().map { mark in
             RecordFacts.Value.phrase([.text(mark), .words(" → "), .text(markBindings[mark]!)])

@@ -1,7 +1,7 @@
 /// The revocation kinds read: a compromise report's, a revocation's and a status attempt's parties,
 /// times and triggers, and the records they name.
 extension CompromiseReport {
-    public var reading: RecordFacts? {
+    public var reading: RecordFacts {
         RecordFacts(
             title: "Compromise report of \(authority)",
             facts: [
@@ -17,7 +17,7 @@ extension CompromiseReport {
 }
 
 extension RevocationDetermination {
-    public var reading: RecordFacts? {
+    public var reading: RecordFacts {
         RecordFacts(
             title: "Revocation of \(authority)",
             facts: [
@@ -41,7 +41,7 @@ extension RevocationDetermination {
 }
 
 extension StatusAttempt {
-    public var reading: RecordFacts? {
+    public var reading: RecordFacts {
         RecordFacts(
             title: "Status attempt to reach \(authority)",
             facts: [

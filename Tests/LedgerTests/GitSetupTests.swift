@@ -23,6 +23,10 @@ struct GitSetupTests {
         #expect(story.stdout.contains("# content address "))
         #expect(story.stdout.contains("# checkpoint of onym-chat-enforcement: "))
         #expect(story.stdout.contains("+  \"decidedAt\": "))
+        // After a record's JSON, what it says: its kind's reading, a `label: value` line a fact.
+        #expect(story.stdout.contains("\n+Verdict in case "))
+        #expect(story.stdout.contains("\n+  Decided at: "))
+        #expect(story.stdout.contains("\n+Receipt for verdict "))
         // The first commit: the descriptor, the allowed signers and the profile.
         let root = runProcess("git", ["-C", clone, "rev-list", "--max-parents=0", "HEAD"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)

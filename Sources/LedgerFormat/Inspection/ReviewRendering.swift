@@ -1,7 +1,8 @@
 /// How `textconv` shows a ledger file to a reviewer in `git diff` and `git log -p`: canonical JSON
-/// is one line, so a record becomes a few `#` header lines — its kind, its content address, its times — and
-/// its fields, one per line, in canonical key order. Stable (the same bytes render the same text) and
-/// total: a file it cannot read is shown as it is. A write-log entry's bits are written as everywhere else
+/// is one line, so a record becomes a few `#` header lines — its kind, its content address, its times —,
+/// its fields, one per line, in canonical key order, and then, after a blank line, what it says: its
+/// kind's reading (``StoredRecord/reading``) as `label: value` lines (`ReadingText`). Stable (the same
+/// bytes render the same text) and total: a file it cannot read is shown as it is. A write-log entry's bits are written as everywhere else
 /// (`gate --apple-bits`, `reconcile`, the README): by ``DeviceBits``, `bit1 bit0`, so `01` is case-open.
 public enum ReviewRendering {
     public static func render(_ bytes: [UInt8]) -> String {
@@ -23,6 +24,7 @@ public enum ReviewRendering {
         }
         guard bytes.first == UInt8(ascii: "{"), let object = try? CanonicalJSON.parse(bytes) else { return text }
         var header: [String] = []
+        var reading: RecordFacts?
         if let descriptor = try? LedgerDescriptor(json: object) {
             header.append("# onym-ledger: ledger descriptor \(descriptor.ledgerId)")
         } else if let entry = try? WriteLogEntry(json: object) {
@@ -34,6 +36,7 @@ public enum ReviewRendering {
             header.append("# onym-ledger: \(kind.rawValue)")
             if let stored = kind.stored, let record = try? stored.init(storedBytes: bytes, json: object) {
                 header.append("# content address \(record.address.hex)")
+                reading = record.reading
             }
         } else {
             header.append("# onym-ledger: JSON (no record kind recognized)")
@@ -43,7 +46,8 @@ public enum ReviewRendering {
                 header.append("# \(member.key): \(instant.rfc3339)")
             }
         }
-        return header.joined(separator: "\n") + "\n"
-            + String(decoding: PrettyJSON.render(.object(object)), as: UTF8.self)
+        let json = String(decoding: PrettyJSON.render(.object(object)), as: UTF8.self)
+        let facts = reading.map { ([""] + ReadingText.lines($0)).joined(separator: "\n") + "\n" } ?? ""
+        return header.joined(separator: "\n") + "\n" + json + facts
     }
 }

@@ -2,7 +2,7 @@
 /// record protocol). Each kind is one type conforming to it, declared in one file of `Records/Kinds/` —
 /// its name, code, folder and schema, how it decodes from the stored bytes and how it is addressed, the
 /// records it names and the signatures it carries (``RecordDeclaration``), the times it states
-/// (``TimedRecord``) — and one line in ``StoredRecords/kinds``.
+/// (``TimedRecord``), what it says (``StoredRecord/reading``) — and one line in ``StoredRecords/kinds``.
 public protocol StoredRecord: RecordDeclaration {
     /// The kind's name (`mandate`): in summaries, `inspect` and `verify`'s record counts.
     static var kindName: String { get }
@@ -27,15 +27,14 @@ public protocol StoredRecord: RecordDeclaration {
     /// but the receipt, which is "named by the verdict it receipts" — a bare address finds the record whose
     /// content it addresses, never a file merely named by it (`show`, `prove`).
     static var isNamedByItsOwnContent: Bool { get }
-    /// What the record says, in a reader's words (``RecordFacts``); nil for a kind whose records are read
-    /// in the story of the binding they concern (mandates, verdicts, receipts, grants, redemptions).
-    var reading: RecordFacts? { get }
+    /// What the record says, in a reader's words (``RecordFacts``): the report's record pages and
+    /// `textconv` render it. Every kind gives one.
+    var reading: RecordFacts { get }
 }
 
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
     public static var isNamedByItsOwnContent: Bool { true }
-    public var reading: RecordFacts? { nil }
 
     /// Decodes the stored bytes: the strict parse and the kind's field rules.
     public init(storedBytes: [UInt8]) throws(LedgerFormatError) {

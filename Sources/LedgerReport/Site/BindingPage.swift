@@ -208,7 +208,7 @@ enum BindingIndexPages {
 }
 
 /// `records/<address>.html`: a record that is not part of one binding's story (profiles, manifests,
-/// revocations, status attempts, compromise reports).
+/// revocations, status attempts, compromise reports, grants, redemptions), with its kind's reading.
 enum RecordPage {
     static func render(_ stored: LedgerContents.Stored, proofs: RecordProofs? = nil) -> String {
         HTML.page(

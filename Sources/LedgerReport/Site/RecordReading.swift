@@ -3,18 +3,18 @@ import LedgerFormat
 /// A record page's reading, above its hashes and exact bytes: the facts the record's kind gives
 /// (`StoredRecord.reading`, `RecordFacts`), formatted here — times as `<time>`, addresses and ledger
 /// text as code (URLs shown as text, never as links: the site links only inside itself), an authority as
-/// a link to its page. Records that a binding's story narrates (mandates, verdicts, receipts, grants,
-/// redemptions) give no reading: they are read there.
+/// a link to its page, a duration in words. Mandates, verdicts and receipts are shown on their binding's
+/// page, told by its story; the other kinds have pages of their own, which show their reading.
 enum RecordReading {
-    /// The readable part of a record page, or nothing for a kind the stories narrate.
+    /// The readable part of a record page.
     static func render(_ record: any StoredRecord) -> String {
-        guard let reading = record.reading else { return "" }
+        let reading = record.reading
         return HTML.facts(reading.facts.map { ($0.label, html($0.value)) }) + reading.tables.map(table).joined()
     }
 
     /// The title of a record page: what the record is, in words.
     static func title(_ stored: LedgerContents.Stored) -> String {
-        stored.record.reading?.title ?? "\(stored.kindName) \(stored.address.hex.prefix(12))"
+        stored.record.reading.title
     }
 
     /// A manifest's violation classes and their terms, as the users consented to them — the same table on
@@ -31,6 +31,7 @@ enum RecordReading {
         case .text(let text), .key(let text): HTML.code(text)
         case .words(let words): HTML.escape(words)
         case .time(let instant): HTML.time(instant)
+        case .duration(let seconds): HTML.escape(RecordFacts.Value.words(forSeconds: seconds))
         case .reference(let address): HTML.address(address)
         case .authority(let authority):
             "<a href=\"../\(SiteLinks.authority(authority))\">\(HTML.code(authority))</a>"

@@ -10,7 +10,8 @@ extension OnymLedger {
             usage: "textconv FILE",
             discussion: """
                 Prints a record as '#' lines — its kind, content address and times — followed by its fields one per
-                line; a checkpoint or cosignature note and the allowed signers with their signers' fingerprints;
+                line and, after a blank line, what it says: its kind's reading, 'label: value' lines and aligned
+                tables (control and bidirectional-formatting characters of ledger text escaped); a checkpoint or cosignature note and the allowed signers with their signers' fingerprints;
                 anything else as it is. Always exits 0 for a readable file: git calls it for every version of
                 every file it shows. 'onym-ledger git-setup CLONE' configures a clone to use it.
                 """,

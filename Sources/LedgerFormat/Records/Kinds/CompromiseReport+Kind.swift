@@ -22,3 +22,20 @@ extension CompromiseReport: CanonicalStoredRecord, TimedRecord {
         [.init("reportedAt", reportedAt, .vendorEvent), .init("compromisedAt", compromisedAt, .statedElsewhere)]
     }
 }
+
+/// A compromise report read: the authority, what it reports, its times and the manifest whose key it names.
+extension CompromiseReport {
+    public var reading: RecordFacts {
+        RecordFacts(
+            title: "Compromise report of \(authority)",
+            facts: [
+                .init("Authority", .authority(authority)),
+                .init(
+                    "What it says",
+                    .words("The authority reports that the operator key of its manifest was compromised.")),
+                .init("Compromised at", .time(compromisedAt)),
+                .init("Reported at", .time(reportedAt)),
+                .init("Manifest whose key it reports", .reference(manifestHash)),
+            ])
+    }
+}

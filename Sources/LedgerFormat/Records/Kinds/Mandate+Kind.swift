@@ -16,3 +16,33 @@ extension Mandate: CanonicalStoredRecord, TimedRecord {
 
     public var timedFields: [TimeWindow.Field] { [.init("acceptedAt", acceptedAt, .statedElsewhere)] }
 }
+
+/// A mandate read: whose consent, to which authority and manifest, for which classes and device binding,
+/// when, and which signatures it carries (whether they verify is `verify`'s finding, not the reading's).
+extension Mandate {
+    public var reading: RecordFacts {
+        let signed: RecordFacts.Value =
+            switch signatures.count {
+            case 0: .absent(because: "it carries no signature")
+            case 1: .words("the user's; the interface has not countersigned it")
+            default: .words("the user's and the interface's countersignature")
+            }
+        return RecordFacts(
+            title: "Mandate for \(authority) on \(deviceBinding)",
+            facts: [
+                .init(
+                    "What it says",
+                    .words(
+                        "The user consents to the authority's manifest for these violation classes on this device binding."
+                    )),
+                .init("User (signs it)", .key(userKey)),
+                .init("Authority consented to", .authority(authority)),
+                .init("Manifest consented to", .reference(manifestHash)),
+                .init("Violation classes", .list(classes.map { .text($0) })),
+                .init("Device binding", .text(deviceBinding)),
+                .init("Interface (countersigns it)", .text(interface)),
+                .init("Accepted at", .time(acceptedAt)),
+                .init("Signatures it carries", signed),
+            ])
+    }
+}

@@ -24,3 +24,26 @@ extension Redemption: CanonicalStoredRecord, TimedRecord {
 
     public var timedFields: [TimeWindow.Field] { [.init("redeemedAt", redeemedAt, .vendorEvent)] }
 }
+
+/// A redemption read: the grant it redeems, the grantee's mandate, the bindings it acts on and when, and
+/// what it does from then on (docs/FORMAT.md "Grants and redemptions").
+extension Redemption {
+    public var reading: RecordFacts {
+        let does =
+            switch grantType {
+            case .recovery: "moves the case's verdicts and the grantee's mandates from one device binding to the other"
+            case .unban: "ends the grantee's bans in the case decided by its time"
+            }
+        var facts: [RecordFacts.Fact] = [
+            .init("What it does", .words("The vendor redeemed the grant: it \(does).")),
+            .init("Grant it redeems", .reference(grantRef)),
+            .init("Grant type", .text(grantType.rawValue)),
+            .init("Case", .text(caseId)),
+            .init("Grantee's mandate", .reference(mandateRef)),
+            .init("From device binding", .text(fromBinding)),
+        ]
+        if let toBinding { facts.append(.init("To device binding", .text(toBinding))) }
+        facts.append(.init("Redeemed at", .time(redeemedAt)))
+        return RecordFacts(title: "Redemption of \(grantType.withArticle) in case \(caseId)", facts: facts)
+    }
+}

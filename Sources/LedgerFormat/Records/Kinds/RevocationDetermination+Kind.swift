@@ -24,3 +24,29 @@ extension RevocationDetermination: CanonicalStoredRecord, TimedRecord {
         [.init("determinedAt", determinedAt, .vendorEvent), .init("effectiveAt", effectiveAt, .statedElsewhere)]
     }
 }
+
+/// A revocation read: the interface, the authority whose designation it revokes, its trigger and times, and
+/// the records it cites.
+extension RevocationDetermination {
+    public var reading: RecordFacts {
+        RecordFacts(
+            title: "Revocation of \(authority)",
+            facts: [
+                .init("Interface", .text(interface)),
+                .init("Authority whose designation it revokes", .authority(authority)),
+                .init("Why", triggerValue),
+                .init("Effective at", .time(effectiveAt)),
+                .init("Determined at", .time(determinedAt)),
+                .init("Records it cites", .lines(evidence.map { .reference($0) })),
+            ])
+    }
+
+    private var triggerValue: RecordFacts.Value {
+        let words =
+            switch trigger {
+            case .authorityCompromise: "the authority reported its own compromise"
+            case .unreachable: "the authority did not answer for the unreachability window"
+            }
+        return .phrase([.words(words + " ("), .text(trigger.rawValue), .words(")")])
+    }
+}

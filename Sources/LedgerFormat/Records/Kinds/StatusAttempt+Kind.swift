@@ -18,3 +18,21 @@ extension StatusAttempt: CanonicalStoredRecord, TimedRecord {
             + (answeredAt.map { [.init("answeredAt", $0, .vendorEvent)] } ?? [])
     }
 }
+
+/// A status attempt read: the authority it tried to reach, when, and whether and when it was answered.
+extension StatusAttempt {
+    public var reading: RecordFacts {
+        RecordFacts(
+            title: "Status attempt to reach \(authority)",
+            facts: [
+                .init("Interface", .text(interface)),
+                .init("Authority it tried to reach", .authority(authority)),
+                .init("Attempted at", .time(attemptedAt)),
+                .init(
+                    "Answered",
+                    answered
+                        ? .phrase([.words("yes")] + (answeredAt.map { [.words(", at "), .time($0)] } ?? []))
+                        : .words("no")),
+            ])
+    }
+}

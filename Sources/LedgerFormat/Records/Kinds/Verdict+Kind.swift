@@ -20,3 +20,49 @@ extension Verdict: CanonicalStoredRecord {
         }
     ]
 }
+
+/// A verdict read: the authority's decision in a case — its disposition and the marks it writes, the
+/// class, the accused and the binding, the mandate it acts under, its reasoning, its times (reference
+/// §3.4: a ban's appeal deadline, execute-after and expiry; none for a permanent ban's expiry) and the
+/// recourse it names.
+extension Verdict {
+    public var reading: RecordFacts {
+        let meaning =
+            switch disposition {
+            case .openCase: "opens a case against the accused"
+            case .dismiss: "dismisses the case (a reversal is a dismissal)"
+            case .ban: "bans the accused"
+            }
+        func mark(_ name: String, _ on: Bool) -> RecordFacts.Value {
+            .phrase([.text(name), .words(on ? " on" : " off")])
+        }
+        var facts: [RecordFacts.Fact] = [
+            .init("Disposition", .phrase([.words(meaning + " ("), .text(disposition.rawValue), .words(")")])),
+            .init("Authority (signs it)", .authority(authority)),
+            .init("Case", .text(caseId)),
+            .init("Violation class", .text(classId)),
+            .init("Accused", .lines(accusedKeys.map { .key($0) })),
+            .init("Device binding", .text(deviceBinding)),
+            .init("Mandate it acts under", .reference(mandateRef)),
+            .init("Marks it writes", .list([mark("case-open", marks.caseOpen), mark("banned", marks.banned)])),
+            .init("Reasoning", .text(reasoning)),
+            .init("Decided at", .time(decidedAt)),
+        ]
+        let times: [(String, Instant?)] = [
+            ("Decision deadline", decisionDeadline), ("Appeal deadline", appealDeadline),
+            ("Takes effect after", executeAfter),
+        ]
+        for case (let label, let time?) in times { facts.append(.init(label, .time(time))) }
+        if let banExpires {
+            facts.append(.init("Ban expires", .time(banExpires)))
+        } else if disposition == .ban {
+            facts.append(.init("Ban expires", .words("never: the ban is permanent")))
+        }
+        let recourse = [
+            ("Appeal address", appealUrl), ("New holder's appeal", newHolderUrl), ("Contact", authorityContact),
+        ]
+        for case (let label, let text?) in recourse { facts.append(.init(label, .text(text))) }
+        facts.append(.init("Final", .words(isFinal ? "yes" : "no")))
+        return RecordFacts(title: "Verdict in case \(caseId): \(disposition.rawValue)", facts: facts)
+    }
+}

@@ -16,3 +16,23 @@ extension VerdictReceipt: CanonicalStoredRecord, TimedRecord {
 
     public var timedFields: [TimeWindow.Field] { [.init("receivedAt", receivedAt, .vendorEvent)] }
 }
+
+/// A receipt read: the verdict it receipts, when the vendor received it and what the vendor does with it
+/// (reference §3.6: `stored` when a valid ban's `executeAfter` is still ahead, else `queued`).
+extension VerdictReceipt {
+    public var reading: RecordFacts {
+        let meaning =
+            switch status {
+            case .queued: "its marks are written at the device's next gate session"
+            case .stored: "a ban kept until its execute-after time, then written at the device's next gate session"
+            }
+        return RecordFacts(
+            title: "Receipt for verdict \(verdictRef.hex.prefix(12))",
+            facts: [
+                .init("What it says", .words("The vendor received the verdict and accepted it.")),
+                .init("Verdict it receipts", .reference(verdictRef)),
+                .init("Status", .phrase([.words(meaning + " ("), .text(status.rawValue), .words(")")])),
+                .init("Received at", .time(receivedAt)),
+            ])
+    }
+}

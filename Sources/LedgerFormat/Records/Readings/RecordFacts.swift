@@ -1,7 +1,7 @@
 /// What a record says, as a reader reads it: a title and labelled facts, each value saying what it is — a
 /// time, a key, a content address, an authority, ledger text or words — so that a front end (the report's
 /// record pages) formats and links it; no HTML or terminal formatting here. A kind gives its reading with
-/// its declaration (``StoredRecord/reading``).
+/// its declaration (``StoredRecord/reading``): the report's record pages and `textconv` render it.
 public struct RecordFacts: Sendable {
     /// One labelled line.
     public struct Fact: Sendable {
@@ -28,6 +28,8 @@ public struct RecordFacts: Sendable {
         /// Words of the reading itself.
         case words(String)
         case time(Instant)
+        /// A length of time, in seconds (a class's appeal window, a grant's lifetime).
+        case duration(seconds: Int64)
         /// A public key (`onym:key:…`).
         case key(String)
         /// A record named by its content address.
@@ -59,4 +61,16 @@ public struct RecordFacts: Sendable {
 extension RecordFacts.Value {
     /// Ledger text, or nothing stated.
     static func text(_ text: String?) -> Self { text.map { .text($0) } ?? .absent(because: nil) }
+
+    /// A duration of whole days.
+    static func days(_ days: Int64) -> Self { .duration(seconds: days * 86_400) }
+
+    /// A duration in words, as every front end writes it: whole days in days (`30 days`, `1 day`), else
+    /// whole hours in hours, else seconds.
+    public static func words(forSeconds seconds: Int64) -> String {
+        func count(_ number: Int64, _ unit: String) -> String { "\(number) \(unit)" + (number == 1 ? "" : "s") }
+        if seconds % 86_400 == 0 { return count(seconds / 86_400, "day") }
+        if seconds % 3_600 == 0 { return count(seconds / 3_600, "hour") }
+        return count(seconds, "second")
+    }
 }

@@ -152,12 +152,13 @@ follow-crash: deps
 ## ledger, then times append, full and incremental verify, the floor and stock git on it:
 ##   make bench BENCH_SIZES="10000 100000 1000000"        (about 15 minutes on 2 cores)
 ##   make bench-10m                                       (ten million write entries: hours, ~25 GB of disk)
-## BENCH_DIR keeps the ledgers (default: a new folder under /tmp).
+## BENCH_DIR keeps the ledgers (default: a new folder under /tmp); BENCH_REUSE=1 measures the ledgers an earlier
+## run generated there instead of generating them again.
 BENCH_SIZES ?= 10000 100000 1000000
 bench: deps
-	BENCH_DIR=$(BENCH_DIR) benchmarks/run $(BENCH_SIZES)
+	BENCH_DIR=$(BENCH_DIR) BENCH_REUSE=$(BENCH_REUSE) benchmarks/run $(BENCH_SIZES)
 bench-10m: deps
-	BENCH_DIR=$(BENCH_DIR) benchmarks/run 10000000
+	BENCH_DIR=$(BENCH_DIR) BENCH_REUSE=$(BENCH_REUSE) benchmarks/run 10000000
 
 ## Fuzz the canonical-JSON parser with libFuzzer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60

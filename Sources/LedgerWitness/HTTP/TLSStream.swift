@@ -22,32 +22,54 @@ final class TLSStream: HTTPByteStream {
     init(over socket: SocketStream, host: String, deadline: HTTPDeadline) throws(HTTPClientError) {
         self.socket = socket
         ERR_clear_error()
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw Self.failure("SSL_CTX_new") }
-        guard let session = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
-            let outgoing = BIO_new(BIO_s_mem())
-        else {
+        let context = try Self.verifyingContext()
+        guard let session = SSL_new(context) else {
             SSL_CTX_free(context)
             throw Self.failure("SSL_new")
         }
+        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+            SSL_free(session)
+            SSL_CTX_free(context)
+            throw Self.failure("BIO_new")
+        }
         SSL_set_bio(session, incoming, outgoing)
         (self.context, self.session, self.incoming, self.outgoing) = (context, session, incoming, outgoing)
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        guard SSL_CTX_set_default_verify_paths(context) == 1, CLibSSL_CTX_require_tls12(context) == 1 else {
-            throw Self.failure("the system's certificate store")
-        }
-        CLibSSL_CTX_ignore_unexpected_eof(context)
         try expectName(host)
         SSL_set_connect_state(session)
         do {
             _ = try exchange(deadline: deadline) { SSL_do_handshake(session) }
         } catch {
-            let verdict = SSL_get_verify_result(session)
-            guard verdict == X509_V_OK else {
-                let reason = X509_verify_cert_error_string(verdict).map { String(cString: $0) } ?? "error \(verdict)"
-                throw HTTPClientError("the certificate of \(host) does not verify: \(reason)")
-            }
-            throw error
+            throw refusal(host) ?? error
         }
+        // The handshake succeeds only after the verification; this checks it did run, and passed.
+        if let refused = refusal(host) { throw refused }
+        guard let certificate = SSL_get1_peer_certificate(session) else {
+            throw HTTPClientError("\(host) presented no certificate")
+        }
+        X509_free(certificate)
+    }
+
+    /// A context that verifies the peer (`SSL_VERIFY_PEER`) against the default trust store, which
+    /// `SSL_CERT_FILE` and `SSL_CERT_DIR` replace, over TLS 1.2 or later. Each session copies the context's
+    /// settings when it is made, so they are all set first.
+    private static func verifyingContext() throws(HTTPClientError) -> OpaquePointer {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw failure("SSL_CTX_new") }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        guard SSL_CTX_set_default_verify_paths(context) == 1, CLibSSL_CTX_require_tls12(context) == 1 else {
+            SSL_CTX_free(context)
+            throw failure("the trust store")
+        }
+        CLibSSL_CTX_ignore_unexpected_eof(context)
+        return context
+    }
+
+    /// Why the peer's certificate was not accepted, in OpenSSL's words (`X509_verify_cert_error_string`);
+    /// nil when it was.
+    private func refusal(_ host: String) -> HTTPClientError? {
+        let verdict = SSL_get_verify_result(session)
+        guard verdict != X509_V_OK else { return nil }
+        let reason = X509_verify_cert_error_string(verdict).map { String(cString: $0) } ?? "error \(verdict)"
+        return HTTPClientError("the certificate of \(host) does not verify: \(reason)")
     }
 
     deinit {

@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibgit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // TLS for the witness client (libssl); the other targets need only libcrypto.
+        .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -28,9 +30,11 @@ let package = Package(
         .target(
             name: "LedgerWriter",
             dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "CLibgit2", "COpenSSL", "CZlib"]),
-        // C2SP tlog-witness over HTTP: the witness server (POSIX sockets) and the log's submission client.
+        // C2SP tlog-witness over HTTP: the witness server and the log's submission client, both the project's
+        // own over POSIX sockets (and libssl for https), so no verb loads FoundationNetworking and libcurl.
         .target(
-            name: "LedgerWitness", dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter"]),
+            name: "LedgerWitness",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter", "CLibSSL"]),
         // `follow`: mirrors a reference backend's SQLite store (read-only) into the ledger through the writer.
         .target(
             name: "LedgerFollow",

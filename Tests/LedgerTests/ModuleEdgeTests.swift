@@ -111,6 +111,17 @@ struct ModuleEdgeTests {
         #expect(violation == nil)
         #expect((account == nil) == (teamId == nil))
     }
+
+    /// The command line links no FoundationNetworking, nor the libcurl chain it brings (gnutls, nghttp2,
+    /// ldap, …): every verb, `--version` included, paid for loading them at start. The witness client is the
+    /// project's own HTTP over sockets and libssl (docs/DECISIONS.md, "The witness client is our own").
+    @Test func theCommandLineDoesNotLinkFoundationNetworking() {
+        let linked = runProcess("ldd", [CLI.binary])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(linked.stdout.contains("libFoundation"), "ldd lists the libraries: \(linked.stdout)")
+        #expect(!linked.stdout.contains("FoundationNetworking"), "\(linked.stdout)")
+        #expect(!linked.stdout.contains("libcurl"), "\(linked.stdout)")
+    }
 }
 
 /// The writer as an object: ``Appender/open(_:)`` takes the writer lock and ``Appender/close()`` saves the

@@ -52,21 +52,18 @@ struct HTTPRequestParser {
 
     /// Parses `head` (everything before the blank line, without it), or says why it is refused.
     func parseHead(_ head: [UInt8]) -> Result<RequestHead, HTTPResponse> {
-        let text = String(decoding: head, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
-        guard !lines.isEmpty else { return .failure(Self.refusal(400, "an empty request")) }
-        let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false)
+        var lines = HTTPHead.lines(head)[...]
+        guard let first = lines.popFirst() else { return .failure(Self.refusal(400, "an empty request")) }
+        let requestLine = first.split(separator: " ", omittingEmptySubsequences: false)
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else {
             return .failure(Self.refusal(400, "the request line is 'METHOD PATH HTTP/1.x'"))
         }
+        guard let fields = HTTPHead.fields(lines) else {
+            return .failure(Self.refusal(400, "a header line without ':'"))
+        }
         var length: Int?
         var expectsContinue = false
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else {
-                return .failure(Self.refusal(400, "a header line without ':'"))
-            }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+        for (name, value) in fields {
             if name == "transfer-encoding" {
                 return .failure(Self.refusal(411, "send the body with a Content-Length, not Transfer-Encoding"))
             }
@@ -91,14 +88,5 @@ struct HTTPRequestParser {
 
     static func refusal(_ status: Int, _ message: String) -> HTTPResponse {
         HTTPResponse(status: status, body: message + "\n")
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var view = self[...]
-        while let first = view.first, set.contains(first) { view = view.dropFirst() }
-        while let last = view.last, set.contains(last) { view = view.dropLast() }
-        return String(view)
     }
 }

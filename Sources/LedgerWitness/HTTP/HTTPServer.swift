@@ -144,7 +144,7 @@ public final class HTTPServer: Sendable {
             }
             let searchFrom = max(0, buffer.count - 3)
             buffer += chunk
-            headEnd = Self.blankLine(in: buffer, from: searchFrom)
+            headEnd = HTTPHead.blankLine(in: buffer, from: searchFrom)
         }
         guard let headEnd else { return HTTPRequestParser.refusal(400, "no request") }
         let head: HTTPRequestParser.RequestHead
@@ -184,15 +184,6 @@ public final class HTTPServer: Sendable {
         while drained < 4 * limits.maxBodyBytes, let chunk = receive(client, deadline: deadline) {
             drained += chunk.count
         }
-    }
-
-    private static func blankLine(in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in start...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 
     /// Writes the whole response and ends the connection's sending side.

@@ -66,7 +66,10 @@ struct SyntheticLedger {
 
     func build() throws -> Stats {
         let start = Date()
-        let epoch = Instant.parse("2026-01-01T00:00:00Z")!
+        // Batches are an hour apart, ~480 write entries each: ten million entries span ~2.4 years, and a batch
+        // dated after the verification time is refused (HistoryPolicy). 2020 leaves every size in the past
+        // (and before the fixture manifest's validUntil, 2027-08-31).
+        let epoch = Instant.parse("2020-01-01T00:00:00Z")!
         let descriptor = LedgerDescriptor(
             ledgerId: "bench", interface: interface.componentId,
             appleAccount: .init(teamId: "BENCHTEAM1", apps: ["app.bench"]),

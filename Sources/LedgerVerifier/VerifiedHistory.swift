@@ -104,13 +104,18 @@ public final class VerifiedHistory {
         GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
     }
 
-    /// The identities whose mandates name `binding`, each with its earliest acceptance, oldest first.
-    /// More than one is legitimate (a new holder, a reinstall under a new identity) but never silent:
-    /// gate and reconcile show it.
-    public func identities(onBinding binding: String) -> [(user: String, acceptedAt: Instant)] {
+    /// The identities whose mandates count on `binding` at `time`, each with its first mandate's acceptance:
+    /// mandates accepted by then, on the binding where the recoveries redeemed by then put them (F12 — a
+    /// reinstalled app signs no new mandate; its grantee's mandate moved with the recovery). More than one
+    /// is legitimate (a new holder, a reinstall under a new identity) but never silent: gate and reconcile
+    /// show it.
+    public func identities(onBinding binding: String, at time: Instant) -> [(user: String, acceptedAt: Instant)] {
         var first: [String: Instant] = [:]
-        for mandate in mandates(onBinding: binding) {
-            first[mandate.userKey] = min(first[mandate.userKey] ?? mandate.acceptedAt, mandate.acceptedAt)
+        for source in GrantRedemption.sources(of: binding, redemptions) {
+            for mandate in mandates(onBinding: source)
+            where mandate.acceptedAt <= time && GrantRedemption.binding(of: mandate, at: time, redemptions) == binding {
+                first[mandate.userKey] = min(first[mandate.userKey] ?? mandate.acceptedAt, mandate.acceptedAt)
+            }
         }
         return first.map { ($0.key, $0.value) }.sorted { ($0.acceptedAt, $0.user) < ($1.acceptedAt, $1.user) }
     }

@@ -160,6 +160,22 @@ struct ExampleLedgerTests {
             "2026-09-15T00:00:00Z",
         ]).stdout
         #expect(old.hasPrefix(#"{"clear":{}}"#), "\(old)")
+        // The identities each answer names are where the recovery put Nadia's mandate at the asked instant: the
+        // new phone's binding from the redemption on, her first phone's binding only before it.
+        let nadiaKey = Self.actor("nadia")
+        func users(_ answer: [String: Any]) -> [String] {
+            (answer["identities"] as? [[String: Any]] ?? []).compactMap { $0["user"] as? String }
+        }
+        #expect(users(nadia).contains(nadiaKey), "\(nadia)")
+        func identities(on user: String, at instant: String) throws -> [String] {
+            let answer = CLI.run([
+                "gate", ledger, "--trust", Self.trust, "--binding", Self.actorBinding(user), "--at", instant, "--json",
+            ]).stdout
+            return users(try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]))
+        }
+        #expect(try identities(on: "nadia", at: "2026-09-01T00:00:00Z").contains(nadiaKey))
+        #expect(try !identities(on: "nadia", at: "2026-09-15T00:00:00Z").contains(nadiaKey))
+        #expect(try !identities(on: "nadia@nadia-phone-2", at: "2026-09-01T00:00:00Z").contains(nadiaKey))
         // Omar's permanent ban ends with the safety board's unban grant; the next write is logged against it.
         #expect(gate("omar", "2026-09-01T00:00:00Z").contains("permanently"))
         #expect(gate("omar", "2026-09-22T00:00:00Z").hasPrefix(#"{"clear":{}}"#))

@@ -100,7 +100,7 @@ public struct GateQuery: Sendable {
         {
             Report(
                 result: result, answer: answer, binding: binding, explanation: why,
-                identities: binding.map { history.identities(onBinding: $0) } ?? [],
+                identities: binding.map { history.identities(onBinding: $0, at: at) } ?? [],
                 conductFindingCount: ledger.conductFindings.count)
         }
         let binding: String

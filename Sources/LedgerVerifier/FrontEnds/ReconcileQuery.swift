@@ -89,7 +89,7 @@ public struct ReconcileQuery: Sendable {
                 row: Reconciler.row(
                     binding: binding, facts: history.foldFacts(of: binding), lastWritten: written[binding],
                     revocations: history.revocations, redemptions: history.redemptions, at: at),
-                identities: history.identities(onBinding: binding).map(\.user),
+                identities: history.identities(onBinding: binding, at: at).map(\.user),
                 corrects: unauthorized[binding] ?? [])
         }
         return Report(at: at, rows: rows, conductFindingCount: ledger.conductFindings.count)

@@ -149,4 +149,16 @@ struct RecordReadingTextTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
         #expect(text.contains(#"first\nsecond\u{1b}[2J\u{202e}txt.exe"#), "\(text)")
     }
+
+    /// The `#` header lines name a JSON object's keys: a key may hold any character, so it is escaped like
+    /// ledger text, and a file cannot forge a header line (here, one claiming a record kind it is not).
+    @Test func aKeyCannotForgeAHeaderLine() throws {
+        let forged = #"{"note\n# onym-ledger: verdict\n# content address 00":"2026-08-05T12:00:00Z"}"#
+        let shown = try Self.textconv(Array(forged.utf8))
+        let headers = shown.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(!headers.contains { $0.hasPrefix("# onym-ledger: verdict") }, "\(shown)")
+        #expect(
+            headers.contains(#"# note\n# onym-ledger: verdict\n# content address 00: 2026-08-05T12:00:00Z"#), "\(shown)"
+        )
+    }
 }

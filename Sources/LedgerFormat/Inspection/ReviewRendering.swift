@@ -43,7 +43,8 @@ public enum ReviewRendering {
         }
         for member in object.members {
             if case .string(let value) = member.value, let instant = Instant.parse(value) {
-                header.append("# \(member.key): \(instant.rfc3339)")
+                // A key may hold any character: escaped like ledger text, it cannot forge a header line.
+                header.append("# \(ReadingText.escape(member.key)): \(instant.rfc3339)")
             }
         }
         let json = String(decoding: PrettyJSON.render(.object(object)), as: UTF8.self)

@@ -152,6 +152,12 @@ struct ExampleLedgerTests {
         #expect((nadia["result"] as? [String: Any])?["banned"] != nil, "\(nadia)")
         #expect(nadia["binding"] as? String == Self.actorBinding("nadia@nadia-phone-2"))
         #expect(gate("nadia", "2026-09-01T00:00:00Z").contains(ban.prefix(16)))  // banned on her first phone
+        // The answer on the new phone says where its ban came from: the recovery that moved the case there.
+        let moved = try #require(nadia["explanation"] as? String)
+        #expect(
+            moved.contains("(case n-1), redeemed 2026-09-07T")
+                && moved.contains("moved the case here from \(Self.actorBinding("nadia"))."), "\(moved)")
+        #expect(!gate("nadia", "2026-09-01T00:00:00Z").contains("Recovery grant"))
         #expect(
             entry(of: "nadia@nadia-phone-2", at: "2026-09-07T10:00:00Z")?.contains(#""authorizedBy":"\#(ban)""#) == true
         )

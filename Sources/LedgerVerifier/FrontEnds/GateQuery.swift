@@ -92,6 +92,15 @@ public struct GateQuery: Sendable {
         }
     }
 
+    /// The recoveries redeemed by `time` that moved a case (and its grantee's mandate) into `binding`, as
+    /// sentences: an answer on a reinstalled app's binding says where its verdicts came from (F12).
+    static func recoveries(into binding: String, _ redemptions: [GrantRedemption.Effect], at time: Instant) -> String {
+        redemptions.filter { $0.grantType == .recovery && $0.toBinding == binding && $0.applies(at: time) }.map {
+            " Recovery grant \($0.grantRef.hex.prefix(16))… of \($0.authority) (case \($0.caseId)), redeemed "
+                + "\($0.redeemedAt), moved the case here from \($0.fromBinding)."
+        }.joined()
+    }
+
     /// Answers the query over `ledger`.
     /// - Throws: ``AuditedLedger/UnknownBinding`` for a binding nothing in the ledger names.
     public func answer(over ledger: AuditedLedger) throws(AuditedLedger.UnknownBinding) -> Report {
@@ -99,7 +108,8 @@ public struct GateQuery: Sendable {
         func report(_ result: GateResult, _ answer: GateEvaluator.Answer?, _ binding: String?, _ why: String) -> Report
         {
             Report(
-                result: result, answer: answer, binding: binding, explanation: why,
+                result: result, answer: answer, binding: binding,
+                explanation: why + (binding.map { Self.recoveries(into: $0, history.redemptions, at: at) } ?? ""),
                 identities: binding.map { history.identities(onBinding: $0, at: at) } ?? [],
                 conductFindingCount: ledger.conductFindings.count)
         }

@@ -133,9 +133,7 @@ public struct ReplayState: Sendable, Equatable {
 
     /// The evaluator's view of a receipt's verdict, when the verdict and its mandate resolve; `signatures`
     /// holds operator-signature statuses already checked, by verdict.
-    static func fact(for receiptFile: LoadedFile, signatures: [ContentAddress: SignatureStatus] = [:])
-        -> VerdictFact?
-    {
+    static func fact(for receiptFile: LoadedFile, signatures: [ContentAddress: SignatureStatus]) -> VerdictFact? {
         guard let receipt = receiptFile.receipt, let verdict = receiptFile.checks.referenced(Verdict.self),
             let mandate = receiptFile.checks.referenced(Mandate.self)
         else { return nil }

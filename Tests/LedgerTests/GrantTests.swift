@@ -227,11 +227,11 @@ struct GrantTests {
 
 @Suite("Recoveries at one instant")
 struct SameInstantRecoveryTests {
-    static func recovery(_ tag: UInt8, from: String, to: String) -> GrantRedemption.Effect {
+    static func recovery(_ tag: UInt8, from: String, to: String, at seconds: Int64 = 1_000) -> GrantRedemption.Effect {
         GrantRedemption.Effect(
             grantRef: ContentAddress(bytes: [UInt8](repeating: tag, count: 32)), grantType: .recovery,
             authority: "onym:component:a", caseId: "c1", grantee: "u1", fromBinding: from, toBinding: to,
-            redeemedAt: Instant(seconds: 1_000))
+            redeemedAt: Instant(seconds: seconds))
     }
 
     /// docs/DECISIONS.md "F12, recoveries at one instant": in the order the ledger stores them, as judged —
@@ -246,5 +246,16 @@ struct SameInstantRecoveryTests {
         #expect(GrantRedemption.location(of: "b1", at: at, [second, first], moves: moves) == "b2")
         // Before the instant, nothing has moved.
         #expect(GrantRedemption.location(of: "b1", at: Instant(seconds: 999), [first, second], moves: moves) == "b1")
+    }
+
+    /// gate names a recovery that moved a case onto the asked binding only while the case is still there: a
+    /// later recovery that moved it on leaves nothing to say on the binding in between.
+    @Test func gateNamesOnlyTheRecoveriesWhoseCaseIsStillHere() {
+        let first = Self.recovery(0xEE, from: "b1", to: "b2")
+        let second = Self.recovery(0x11, from: "b2", to: "b3", at: 5_000)
+        let effects = [first, second]
+        #expect(GateQuery.recoveries(into: "b2", effects, at: Instant(seconds: 2_000)).contains("from b1"))
+        #expect(GateQuery.recoveries(into: "b2", effects, at: Instant(seconds: 6_000)).isEmpty)
+        #expect(GateQuery.recoveries(into: "b3", effects, at: Instant(seconds: 6_000)).contains("from b2"))
     }
 }

@@ -92,10 +92,14 @@ public struct GateQuery: Sendable {
         }
     }
 
-    /// The recoveries redeemed by `time` that moved a case (and its grantee's mandate) into `binding`, as
-    /// sentences: an answer on a reinstalled app's binding says where its verdicts came from (F12).
+    /// The recoveries redeemed by `time` that moved a case (and its grantee's mandate) into `binding`, where
+    /// it still is at `time`, as sentences: an answer on a reinstalled app's binding says where its verdicts
+    /// came from (F12).
     static func recoveries(into binding: String, _ redemptions: [GrantRedemption.Effect], at time: Instant) -> String {
-        redemptions.filter { $0.grantType == .recovery && $0.toBinding == binding && $0.applies(at: time) }.map {
+        redemptions.filter {
+            $0.grantType == .recovery && $0.toBinding == binding && $0.applies(at: time)
+                && GrantRedemption.binding(ofCase: $0.caseKey, from: $0.fromBinding, at: time, redemptions) == binding
+        }.map {
             " Recovery grant \($0.grantRef.hex.prefix(16))… of \($0.authority) (case \($0.caseId)), redeemed "
                 + "\($0.redeemedAt), moved the case here from \($0.fromBinding)."
         }.joined()

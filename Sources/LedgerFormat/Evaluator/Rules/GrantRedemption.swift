@@ -86,7 +86,16 @@ public enum GrantRedemption {
 
     /// Where a verdict fact folds at `time`.
     public static func binding(of fact: VerdictFact, at time: Instant, _ effects: [Effect]) -> String {
-        location(of: fact.deviceBinding, at: time, effects) { $0.caseKey == fact.caseKey }
+        binding(ofCase: fact.caseKey, from: fact.deviceBinding, at: time, effects)
+    }
+
+    /// Where case `key`'s verdicts stored on `binding` fold at `time`.
+    public static func binding(
+        ofCase key: VerdictFact.CaseKey, from binding: String, at time: Instant, _ effects: [Effect]
+    )
+        -> String
+    {
+        location(of: binding, at: time, effects) { $0.caseKey == key }
     }
 
     /// Where a mandate counts at `time`.

@@ -40,10 +40,8 @@ public struct ByteWriter {
     /// Bytes as they are, with no length before them.
     public mutating func append(_ data: [UInt8]) { bytes.append(contentsOf: data) }
 
-    /// `value` as eight bytes, little-endian (a fixed-width slot, filled in later when written as 0).
-    public mutating func raw8(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
+    /// Empties the writer, keeping its storage for the next bytes.
+    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
 
     /// An instant: zigzag seconds, then nanoseconds.
     public mutating func instant(_ value: Instant) {

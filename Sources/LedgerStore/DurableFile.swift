@@ -34,13 +34,28 @@ public enum DurableFile {
     public static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true
     ) throws(WriteError) {
+        let (folder, name) = try folderAndName(path)
+        try folder.write(bytes, to: name, mode: mode, exclusive: exclusive, durable: durable)
+    }
+
+    /// Writes `path` with the bytes `body` appends, streamed to the temporary file rather than held in
+    /// memory (``OpenFolder/write(to:mode:exclusive:durable:_:)``); otherwise as ``write(_:to:mode:exclusive:durable:)``.
+    public static func write(
+        to path: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true,
+        _ body: (inout FileOutput) throws(WriteError) -> Void
+    ) throws(WriteError) {
+        let (folder, name) = try folderAndName(path)
+        try folder.write(to: name, mode: mode, exclusive: exclusive, durable: durable, body)
+    }
+
+    private static func folderAndName(_ path: String) throws(WriteError) -> (OpenFolder, String) {
         let slash = path.lastIndex(of: "/")
         let parent = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard let folder = try OpenFolder.open(parent) else {
             throw WriteError(path: path, operation: "open folder", errno: ENOENT)
         }
-        try folder.write(bytes, to: name, mode: mode, exclusive: exclusive, durable: durable)
+        return (folder, name)
     }
 
     /// Creates `path` and every missing folder above it (`mkdir -p`).

@@ -15,6 +15,16 @@ public protocol TableCodec {
     static func bytes(of value: Value) -> [UInt8]
     /// The value stored under `key`; nil when the bytes do not read.
     static func value(from bytes: [UInt8], key: Key) -> Value?
+    /// Whether `left`'s bytes come before `right`'s in a table (`SortedTable.compare(_:_:)`):
+    /// how a save orders the keys without encoding each of them at every comparison.
+    static func precedes(_ left: Key, _ right: Key) -> Bool
+}
+
+extension TableCodec {
+    /// Compares the keys' bytes (a codec whose keys order the same way without encoding them says so).
+    public static func precedes(_ left: Key, _ right: Key) -> Bool {
+        SortedTable.compare(bytes(of: left), bytes(of: right)) < 0
+    }
 }
 
 /// A map that grows with the ledger, kept so that continuing from a checkpoint costs what the new commits
@@ -166,6 +176,54 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         changes = [:]
     }
 
+    /// Every entry in the table's order, as bytes, for a full table: the base table's entries as they are
+    /// (but those the changes replace), merged with the entries held in memory, each encoded as it is reached.
+    private func orderedEntries() -> OrderedEntries {
+        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
+        held.append(contentsOf: changes.keys)
+        held.sort(by: Codec.precedes)
+        return OrderedEntries(map: self, held: held)
+    }
+
+    /// The merge ``orderedEntries()`` walks: a loaded table's entries and the sorted keys held in
+    /// memory, a key in both taken from memory (the newer value).
+    private struct OrderedEntries {
+        let map: LayeredMap
+        let held: [Key]
+        private var tableIndex = 0
+        private var tableEntry: (key: [UInt8], value: [UInt8])?
+        private var heldIndex = 0
+        private var heldKey: [UInt8]?
+
+        init(map: LayeredMap, held: [Key]) {
+            self.map = map
+            self.held = held
+        }
+
+        var isFinished: Bool { tableIndex == (map.file?.header.count ?? 0) && heldIndex == held.count }
+
+        mutating func next() -> (key: [UInt8], value: [UInt8]) {
+            if tableEntry == nil, let table = map.file, tableIndex < table.header.count {
+                tableEntry = table.entryBytes(at: tableIndex)
+            }
+            if heldKey == nil, heldIndex < held.count { heldKey = Codec.bytes(of: held[heldIndex]) }
+            if let entry = tableEntry {
+                let order = heldKey.map { SortedTable.compare(entry.key, $0) } ?? -1
+                if order <= 0 {
+                    tableIndex += 1
+                    tableEntry = nil
+                    if order < 0 { return entry }
+                }
+            }
+            precondition(heldKey != nil, "a map's count disagrees with its entries")
+            let key = heldKey!
+            let value = Codec.bytes(of: map[held[heldIndex]]!)
+            heldIndex += 1
+            heldKey = nil
+            return (key, value)
+        }
+    }
+
     // MARK: - Files
 
     public static func deltaPath(_ path: String) -> String { path + ".delta" }
@@ -209,24 +267,21 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             }
             // The delta records the full table's identity (checked whole by this run, or by the run that
             // recorded it), so the next run reads only the full table's header.
-            let entries = changes.map { (key: Codec.bytes(of: $0.key), value: Codec.bytes(of: $0.value)) }
             let header = SortedTable.Header(
-                kind: Codec.kind, tip: tip, base: full.header.tip, count: entries.count, note: note,
+                kind: Codec.kind, tip: tip, base: full.header.tip, count: changes.count, note: note,
                 baseIdentity: full.identity)
-            try DurableFile.write(
-                SortedTable.bytes(header: header, entries: entries), to: Self.deltaPath(path), mode: mode,
-                durable: durable)
+            let changed = changes.keys.sorted(by: Codec.precedes)
+            try Self.write(changed, header: header, to: Self.deltaPath(path), mode: mode, durable: durable) {
+                changes[$0]!
+            }
             return
         }
-        // The keys sorted by their bytes; each value encoded into the file as it is reached.
-        var keys = keys().map { (bytes: Codec.bytes(of: $0), key: $0) }
-        keys.sort { SortedTable.compare($0.bytes, $1.bytes) < 0 }
-        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: keys.count, note: note)
-        let bytes = SortedTable.bytes(header: header, sortedKeys: keys.map(\.bytes)) {
-            Codec.bytes(of: self[keys[$0].key]!)
-        }
-        keys = []
-        try DurableFile.write(bytes, to: path, mode: mode, durable: durable)
+        // Every entry in the table's order, streamed to the file: a base table's as they are, merged with
+        // those in memory (the keys held in memory the one array the save makes).
+        var entries = orderedEntries()
+        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
+        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { _ in entries.next() }
+        precondition(entries.isFinished, "a map's count disagrees with its entries")
         // What this run just wrote needs no check by the next: an empty delta records the new table's
         // identity (a later version is written to a new file and renamed over it: another inode).
         guard let identity = FileIdentity.of(path: path) else {
@@ -235,8 +290,19 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         }
         let empty = SortedTable.Header(
             kind: Codec.kind, tip: tip, base: tip, count: 0, note: note, baseIdentity: identity)
-        try DurableFile.write(
-            SortedTable.bytes(header: empty, entries: []), to: Self.deltaPath(path), mode: mode, durable: durable)
+        try Self.write([], header: empty, to: Self.deltaPath(path), mode: mode, durable: durable) { self[$0]! }
+    }
+
+    /// Writes the table of `sortedKeys` (in ``TableCodec/precedes(_:_:)`` order), each with `value(key)`.
+    private static func write(
+        _ sortedKeys: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool,
+        value: (Key) -> Value
+    ) throws(DurableFile.WriteError) {
+        precondition(header.count == sortedKeys.count)
+        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { index in
+            let key = sortedKeys[index]
+            return (Codec.bytes(of: key), Codec.bytes(of: value(key)))
+        }
     }
 }
 

@@ -117,14 +117,29 @@ public final class OpenFolder: Sendable {
     public func write(
         _ bytes: [UInt8], to name: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true
     ) throws(DurableFile.WriteError) {
+        try write(to: name, mode: mode, exclusive: exclusive, durable: durable) {
+            (output) throws(DurableFile.WriteError) in
+            try output.append(bytes)
+        }
+    }
+
+    /// Writes the file `name` in this folder with the bytes `body` appends to its output, as
+    /// ``write(_:to:mode:exclusive:durable:)`` does — through a temporary file, renamed or linked over `name`
+    /// only once `body` returns and the bytes are out — without holding them all in memory. When `body` or a
+    /// write throws, the temporary file is removed and `name` is untouched.
+    public func write(
+        to name: String, mode: mode_t = 0o644, exclusive: Bool = false, durable: Bool = true,
+        _ body: (inout FileOutput) throws(DurableFile.WriteError) -> Void
+    ) throws(DurableFile.WriteError) {
         let full = child(name)
         let (file, temporary) = try createTemporary(for: name, mode: mode)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, $0.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result >= 0 else { throw abandon(file, temporary, full, "write") }
-            written += result
+        var output = FileOutput(descriptor: file, path: full)
+        do {
+            try body(&output)
+            try output.flush()
+        } catch {
+            _ = abandon(file, temporary, full, error.operation)
+            throw error
         }
         guard !durable || fsync(file) == 0 else { throw abandon(file, temporary, full, "fsync") }
         close(file)

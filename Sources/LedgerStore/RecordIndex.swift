@@ -74,6 +74,12 @@ public struct RecordIndex: Sendable, Equatable {
             writer.address(key.address)
             return writer.bytes
         }
+        /// The order of the keys' bytes: the code, then the address's big-endian words.
+        public static func precedes(_ left: Key, _ right: Key) -> Bool {
+            guard left.code == right.code else { return left.code < right.code }
+            let (a, b) = (left.address.bigEndianWords, right.address.bigEndianWords)
+            return (a.0, a.1, a.2, a.3) < (b.0, b.1, b.2, b.3)
+        }
         public static func key(from bytes: [UInt8]) -> Key? {
             guard bytes.count == 33, StoredRecords.kind(code: bytes[0]) != nil || bytes[0] == manifestSignatureCode
             else { return nil }

@@ -74,39 +74,65 @@ public final class SortedTable: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// The bytes of a table holding `entries` (sorted here; keys must be distinct).
-    public static func bytes(header: Header, entries: [(key: [UInt8], value: [UInt8])]) -> [UInt8] {
-        let sorted = entries.sorted { compare($0.key, $1.key) < 0 }
-        return bytes(header: header, sortedKeys: sorted.map(\.key)) { sorted[$0].value }
+    /// Writes the table `header` describes to `path` (``DurableFile``: a temporary file renamed over it),
+    /// streamed: `entry(i)` gives entry `i`'s key and value, for `i` from 0 to `header.count - 1`, keys in
+    /// increasing byte order (`compare(_:_:)`) and distinct. Each entry is encoded into
+    /// the file as it is given; what is held until the end is its offset, 8 bytes an entry — the offsets
+    /// come before the entries in the file, so they are written over the room left for them, and the
+    /// checksum is combined from the checksums of the parts (`crc32_combine`).
+    public static func write(
+        header: Header, to path: String, mode: mode_t, durable: Bool, entry: (Int) -> (key: [UInt8], value: [UInt8])
+    ) throws(DurableFile.WriteError) {
+        try DurableFile.write(to: path, mode: mode, durable: durable) { (output) throws(DurableFile.WriteError) in
+            try encode(header: header, into: &output, entry: entry)
+        }
     }
 
-    /// The bytes of a table holding `sortedKeys` (in increasing order, distinct), each with `value(i)`:
-    /// values are encoded straight into the file's bytes, one at a time, so writing a table of a million
-    /// entries holds its keys and the file, not a second copy of every value.
-    public static func bytes(header: Header, sortedKeys keys: [[UInt8]], value: (Int) -> [UInt8]) -> [UInt8] {
+    private static func encode(
+        header: Header, into output: inout FileOutput, entry: (Int) -> (key: [UInt8], value: [UInt8])
+    ) throws(DurableFile.WriteError) {
         var headerLine = "\(magic) \(header.kind) \(header.tip.hex) \(header.base?.hex ?? noBase) "
-        headerLine += "\(keys.count) \(header.note) \(header.baseIdentity ?? "-")\n"
-        var file = ByteWriter(reserving: headerLine.utf8.count + 8 * (keys.count + 1) + 48 * keys.count)
-        for byte in headerLine.utf8 { file.byte(byte) }
-        let offsetsStart = file.bytes.count
-        for _ in 0...keys.count { file.raw8(0) }
-        let entriesStart = file.bytes.count
+        headerLine += "\(header.count) \(header.note) \(header.baseIdentity ?? "-")\n"
+        let headerBytes = Array(headerLine.utf8)
+        try output.append(headerBytes)
+        let offsetsStart = output.position
+        let offsetsLength = 8 * (header.count + 1)
+        try output.appendZeros(offsetsLength)
+        let entriesStart = output.position
+
         var offsets: [UInt64] = [0]
-        offsets.reserveCapacity(keys.count + 1)
-        for (index, key) in keys.enumerated() {
-            file.raw(key)
-            file.append(value(index))
-            offsets.append(UInt64(file.bytes.count - entriesStart))
-        }
-        var bytes = file.bytes
-        bytes.withUnsafeMutableBytes { raw in
-            for (index, offset) in offsets.enumerated() {
-                raw.storeBytes(of: offset.littleEndian, toByteOffset: offsetsStart + 8 * index, as: UInt64.self)
+        offsets.reserveCapacity(header.count + 1)
+        var entriesChecksum = crc32(0, nil, 0)
+        var encoded = ByteWriter(reserving: 256)
+        var previousKey: [UInt8]? = nil
+        for index in 0..<header.count {
+            let (key, value) = entry(index)
+            precondition(previousKey.map { compare($0, key) < 0 } ?? true, "sorted table keys out of order")
+            previousKey = key
+            encoded.reset()
+            encoded.raw(key)
+            encoded.append(value)
+            try encoded.bytes.withUnsafeBufferPointer { (bytes) throws(DurableFile.WriteError) in
+                entriesChecksum = crc32_z(entriesChecksum, bytes.baseAddress, bytes.count)
+                try output.append(UnsafeRawBufferPointer(bytes))
             }
+            offsets.append(UInt64(output.position - entriesStart))
         }
-        let checksum = UInt32(bytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) })
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
-        return bytes
+        let entriesLength = output.position - entriesStart
+
+        let offsetBytes = offsets.map(\.littleEndian)
+        try offsetBytes.withUnsafeBufferPointer { (offsets) throws(DurableFile.WriteError) in
+            try output.overwrite(UnsafeRawBufferPointer(offsets), at: offsetsStart)
+        }
+        var checksum = headerBytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) }
+        let offsetsChecksum = offsetBytes.withUnsafeBytes {
+            crc32_z(0, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+        }
+        checksum = crc32_combine(checksum, offsetsChecksum, off_t(offsetsLength))
+        checksum = crc32_combine(checksum, entriesChecksum, off_t(entriesLength))
+        try withUnsafeBytes(of: UInt32(truncatingIfNeeded: checksum).littleEndian) {
+            (raw) throws(DurableFile.WriteError) in try output.append(raw)
+        }
     }
 
     // MARK: - Opening
@@ -206,6 +232,12 @@ public final class SortedTable: @unchecked Sendable {
         return nil
     }
 
+    /// Entry `index`'s key and value bytes (`index` below the count).
+    func entryBytes(at index: Int) -> (key: [UInt8], value: [UInt8]) {
+        let found = entry(index)
+        return (Array(mapping[found.key]), Array(mapping[found.value]))
+    }
+
     /// Every entry, in key order.
     public func forEach(_ body: (_ key: [UInt8], _ value: [UInt8]) -> Void) {
         for index in 0..<header.count {
@@ -226,5 +258,14 @@ public final class SortedTable: @unchecked Sendable {
 
     static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
         left.withUnsafeBytes { a in right.withUnsafeBytes { b in compare(a, b) } }
+    }
+
+    /// Whether `left`'s UTF-8 comes before `right`'s in a table: the order of keys that are strings.
+    public static func utf8Precedes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { a in
+            right.withUTF8 { b in compare(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) < 0 }
+        }
     }
 }

@@ -42,6 +42,8 @@ extension BindingRecord {
 
         public static func key(from bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
 
+        public static func precedes(_ left: String, _ right: String) -> Bool { SortedTable.utf8Precedes(left, right) }
+
         public static func bytes(of record: BindingRecord) -> [UInt8] {
             var out = ByteWriter(reserving: 64 + 160 * record.facts.count)
             var flags: UInt8 = record.identity == nil ? 0 : 1

@@ -80,7 +80,7 @@ public final class SortedTable: @unchecked Sendable {
     /// the file as it is given; what is held until the end is its offset, 8 bytes an entry — the offsets
     /// come before the entries in the file, so they are written over the room left for them, and the
     /// checksum is combined from the checksums of the parts (`crc32_combine`).
-    public static func write(
+    static func write(
         header: Header, to path: String, mode: mode_t, durable: Bool, entry: (Int) -> (key: [UInt8], value: [UInt8])
     ) throws(DurableFile.WriteError) {
         try DurableFile.write(to: path, mode: mode, durable: durable) { (output) throws(DurableFile.WriteError) in

@@ -31,6 +31,8 @@ public struct ReplayState: Sendable, Equatable {
     public var log = CompactRange()
     /// The body (origin, size, root) of the checkpoint in force: what a witness's cosignature must sign.
     public var checkpointBody: String?
+    /// The authorities' names the binding records' facts share (``BindingRecord/receive(_:shared:)``).
+    var sharedStrings = SharedStrings()
 
     public init(trustRoot: TrustRoot, now: Instant) {
         self.trustRoot = trustRoot
@@ -241,7 +243,10 @@ public struct ReplayState: Sendable, Equatable {
                 maps.redemptions.append(effect)
             }
         case is VerdictReceipt:
-            if let fact = receiptFact { update(fact.deviceBinding) { $0.facts.append(fact) } }
+            guard let fact = receiptFact else { break }
+            var binding = maps.bindings[fact.deviceBinding] ?? BindingRecord()
+            binding.receive(fact, shared: &sharedStrings)
+            maps.bindings.set(fact.deviceBinding, binding)
         case let profile as EnforcementProfile:
             if descriptor?.profile == profile.ref || profilePlatform == nil { profilePlatform = profile.platform }
         default:

@@ -11,14 +11,15 @@ package enum GitLibrary {
         // Records are read once per run: caching blobs only grew memory (491 MiB at 100k entries). Trees are
         // read again and again (a commit's old tree is the previous commit's new one): they stay cached.
         _ = CLibgit2_set_cache_object_limit(GIT_OBJECT_BLOB, 0)
-        // Bounded memory whatever the ledger's size (BENCHMARKS.md): 64 MiB of cached trees, 64 MiB of mapped packs
-        // in 16 MiB windows (128 MiB in 32 MiB windows held a 100k ledger's whole 60 MB pack resident: peak
-        // 240 MiB → 180 MiB at 100k, the same time).
+        // Bounded memory whatever the ledger's size (BENCHMARKS.md): 32 MiB of cached trees (64 MiB held ~58 MiB
+        // more at 10^6 entries for no time this machine can tell apart; 16 MiB cost ~10 % in trees read again),
+        // 64 MiB of mapped packs in 16 MiB windows (128 MiB in 32 MiB windows held a 100k ledger's whole 60 MB
+        // pack resident: peak 240 MiB → 180 MiB at 100k, the same time).
         // The mapped limit is kept by unmapping whole windows, least recently used first, so a window must be
         // a fraction of it: with the default 1 GiB window a 640 MB pack was one window, mapped for the whole
         // run, and every page a read touched stayed resident (~680 MB at 10^6 entries). Small windows cost
         // nothing while packs keep a commit's objects together (`consolidatePacks` keeps write order).
-        _ = CLibgit2_set_cache_max_size(64 << 20)
+        _ = CLibgit2_set_cache_max_size(32 << 20)
         _ = CLibgit2_set_mwindow_size(16 << 20)
         _ = CLibgit2_set_mwindow_mapped_limit(64 << 20)
         return true

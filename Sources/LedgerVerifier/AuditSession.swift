@@ -18,14 +18,17 @@ struct AuditSession {
     private var pendingForget: JSONObject?
     var folder: String? { store?.folder }
 
-    init(repository: Repository, tip: ObjectID, firstCommit: ObjectID, options: Verifier.Options)
+    /// The ledger id the tip's descriptor names ("unnamed" when it names none): whose state is used.
+    static func ledgerId(repository: Repository, tip: ObjectID) -> String {
+        (try? repository.blob(at: LedgerLayout.descriptorPath, inCommit: tip, limit: Limits.maxRecordBytes))
+            .flatMap { try? LedgerDescriptor(json: try CanonicalJSON.parse($0)).ledgerId } ?? "unnamed"
+    }
+
+    init(repository: Repository, ledgerId: String, firstCommit: ObjectID, options: Verifier.Options)
         throws(Verifier.InputError)
     {
         self.repository = repository
         self.options = options
-        let ledgerId =
-            (try? repository.blob(at: LedgerLayout.descriptorPath, inCommit: tip, limit: Limits.maxRecordBytes))
-            .flatMap { try? LedgerDescriptor(json: try CanonicalJSON.parse($0)).ledgerId } ?? "unnamed"
         store = options.stateRoot.map { AuditorState(root: $0, ledgerId: ledgerId, firstCommit: firstCommit) }
         store?.adoptLegacyFolder()
         do {

@@ -243,6 +243,29 @@ public struct AuditorState: Sendable {
         return path
     }
 
+    /// The verified tips remembered here under `ledgerId`, each with the first commit of its history (the
+    /// folder that keeps it): where a walk back from a new tip may stop (``Verifier``). Only `state.json`
+    /// is read; a folder whose file does not parse names no tip.
+    public static func rememberedTips(root: String, ledgerId: String) -> [ObjectID: ObjectID] {
+        let parent = "\(root)/ledgers/\(folderName(ledgerId))"
+        guard let directory = opendir(parent) else { return [:] }
+        defer { closedir(directory) }
+        var tips: [ObjectID: ObjectID] = [:]
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let firstCommit = ObjectID(hexString: name),
+                let state = DurableFile.read("\(parent)/\(name)/state.json")
+                    .flatMap({ try? CanonicalJSON.parse($0, limits: .localState) }),
+                state["ledgerId"]?.stringValue == ledgerId,
+                let tip = state["checkpoint"]?.objectValue?["tip"]?.stringValue.flatMap(ObjectID.init(hexString:))
+            else { continue }
+            tips[tip] = firstCommit
+        }
+        return tips
+    }
+
     /// The first commits of other histories verified here under the same ledger id, with their
     /// remembered state (a history rewritten from its first commit on has another identity).
     public func otherHistories() -> [(firstCommit: ObjectID, state: AuditorState)] {

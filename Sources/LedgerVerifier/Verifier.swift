@@ -53,7 +53,9 @@ public enum Verifier {
     public static func verify(path: String, options: Options) throws(InputError) -> VerificationReport {
         let repository: Repository
         let tip: ObjectID
-        let chain: CommitChain
+        let ledgerId: String
+        var chain: CommitChain
+        let firstCommit: ObjectID
         do {
             repository = try Repository.open(path)
             guard let found = try repository.referenceTarget(LedgerLayout.branch) else {
@@ -67,25 +69,22 @@ public enum Verifier {
                 gitDirectory: repository.gitDirectory, memory: options.stateRoot.map { $0 + "/scanned-packs" },
                 rescan: !options.resume)
             guard unsafePacks.isEmpty else { return refusedUnread(tip: tip, unsafePacks) }
-            chain = try CommitChain(repository: repository, tip: tip)
-            if let oversized = chain.oversized {
-                return refusedUnread(
-                    tip: tip,
-                    [
-                        PolicyFailure(
-                            policy: RecordLimitsPolicy.name, commit: oversized.id,
-                            reason:
-                                "a commit object of \(oversized.size) bytes, over the \(CommitChain.maxCommitBytes)-byte "
-                                + "limit; it and the history below it were not read")
-                    ])
-            }
+            // A run that may continue from a verified tip walks back only to it; that tip's folder names the
+            // history's first commit. Any other run (--full, --since, nothing remembered) walks to the root.
+            ledgerId = AuditSession.ledgerId(repository: repository, tip: tip)
+            let remembered =
+                options.resume && options.since == nil
+                ? options.stateRoot.map { AuditorState.rememberedTips(root: $0, ledgerId: ledgerId) } ?? [:] : [:]
+            chain = try CommitChain(repository: repository, tip: tip, stoppingAt: Set(remembered.keys))
+            if let oversized = chain.oversized { return refusedOversized(tip: tip, oversized) }
+            firstCommit = chain.base.flatMap { remembered[$0] } ?? chain.ids.first ?? tip
         } catch let error as InputError {
             throw error
         } catch {
             throw InputError(kind: .unreadable, description: "\(path): \(error)")
         }
         var session = try AuditSession(
-            repository: repository, tip: tip, firstCommit: chain.ids.first ?? tip, options: options)
+            repository: repository, ledgerId: ledgerId, firstCommit: firstCommit, options: options)
         let trustRoot = session.trustRoot
 
         var state = ReplayState(trustRoot: trustRoot, now: options.now)
@@ -121,6 +120,12 @@ public enum Verifier {
                 } else if let finding = session.recordRewrite(of: checkpoint.tip, seen: tip) {
                     failures.append(finding)
                 }
+            }
+            if start == nil, !chain.reachesRoot {
+                // Walked back to a verified tip this run does not continue from (another root of trust, no
+                // conduct findings kept): the whole history is checked.
+                try chain.extendToRoot(repository)
+                if let oversized = chain.oversized { return refusedOversized(tip: tip, oversized) }
             }
             summary.resumedFrom = start
             let signaturesBefore = summary.signaturesChecked
@@ -195,6 +200,19 @@ public enum Verifier {
         report.stateFolder = session.folder
         report.trust = session.trustFingerprints
         return report
+    }
+
+    /// A report for a repository refused because a commit on its chain is too large to read.
+    private static func refusedOversized(tip: ObjectID, _ oversized: (id: ObjectID, size: Int)) -> VerificationReport {
+        refusedUnread(
+            tip: tip,
+            [
+                PolicyFailure(
+                    policy: RecordLimitsPolicy.name, commit: oversized.id,
+                    reason:
+                        "a commit object of \(oversized.size) bytes, over the \(CommitChain.maxCommitBytes)-byte "
+                        + "limit; it and the history below it were not read")
+            ])
     }
 
     /// A report for a repository refused before its history was read.

@@ -116,15 +116,23 @@ public final class LedgerSnapshot {
 
     /// The bytes the tip stores for `record`'s kind and address (nil when it stores none): equal bytes mean
     /// the record is already published.
+    /// Read by path in the tip's tree, unless the blob the index names for the record is the blob of its own
+    /// bytes: then those bytes are the ones stored, and no tree is read (a record re-sent with every batch,
+    /// as a manifest is, cost each append a walk through six trees, one of them new each commit).
     public func storedBytes(like record: some StoredRecord) throws(GitError) -> [UInt8]? {
-        guard let batch = index.batch(of: type(of: record), record.address) else { return nil }
-        return try file(LedgerLayout.recordPath(of: record, batch: batch))
+        let key = RecordIndex.Key(type(of: record), record.address)
+        guard let location = index.location(of: key) else { return nil }
+        let bytes = record.storedBytes
+        if Repository.blobID(of: bytes) == location.blob { return bytes }
+        return try file(LedgerLayout.recordPath(of: record, batch: Int64(location.batch)))
     }
 
-    /// The manifest signature the tip stores for `hash`, if any.
-    public func manifestSignature(_ hash: ContentAddress) throws(GitError) -> [UInt8]? {
-        guard let batch = index.batch(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
-        return try file(LedgerLayout.manifestSignaturePath(hash, batch: batch))
+    /// The manifest signature the tip stores for `hash`, if any: `like` itself when the index names the
+    /// blob of those bytes (as ``storedBytes(like:)``), else what the tip's tree holds at its path.
+    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]? = nil) throws(GitError) -> [UInt8]? {
+        guard let location = index.location(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
+        if let bytes, Repository.blobID(of: bytes) == location.blob { return bytes }
+        return try file(LedgerLayout.manifestSignaturePath(hash, batch: Int64(location.batch)))
     }
 
     /// Every record and manifest signature in the tip's batch folders, in batch order (``Repository/batchFiles(inCommit:)``),

@@ -210,7 +210,7 @@ struct BatchPlanner {
             let state = state
             _ = try add(
                 LedgerLayout.manifestSignaturePath(manifest.hash, batch: state.nextBatch), signature, source,
-                published: { () throws(AppendError) in try state.manifestSignature(manifest.hash) })
+                published: { () throws(AppendError) in try state.manifestSignature(manifest.hash, like: signature) })
         }
     }
 

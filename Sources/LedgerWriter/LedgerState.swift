@@ -85,9 +85,9 @@ public final class LedgerState {
     }
 
     /// The manifest signature the tip stores for `hash`, if any.
-    public func manifestSignature(_ hash: ContentAddress) throws(AppendError) -> [UInt8]? {
+    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]? = nil) throws(AppendError) -> [UInt8]? {
         do {
-            return try snapshot.manifestSignature(hash)
+            return try snapshot.manifestSignature(hash, like: bytes)
         } catch {
             throw AppendError.git(error, source: repository.path, record: hash.hex)
         }

@@ -158,6 +158,35 @@ struct LedgerSnapshotTests {
         #expect(try lookUp(absent, batch: firstBatch, blob: secondBlob) == nil)
     }
 
+    @Test func storedBytesAreTheRecordsOwnWhenTheIndexNamesTheirBlobElseTheTreesAtItsPath() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let mandates = try snapshot.all(Mandate.self)
+        try #require(mandates.count >= 2)
+        let (first, second) = (mandates[0], mandates[1])
+        // The blob id is the one stock git gives the same bytes.
+        let hashed = runProcess("sh", ["-c", "printf '%s' \"$0\" | git hash-object --stdin", "a ledger record"])
+        #expect(
+            Repository.blobID(of: Array("a ledger record".utf8)).hex
+                == hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let firstPath = LedgerLayout.recordPath(
+            Mandate.self, first.address, batch: try #require(snapshot.index.batch(of: Mandate.self, first.address)))
+        let stored = Array(Self.git(["show", "\(tip.hex):\(firstPath)"]).utf8)
+        #expect(try snapshot.storedBytes(like: first) == stored)
+
+        func storedBytes(batch: Int64, blob: ObjectID) throws -> [UInt8]? {
+            var index = RecordIndex()
+            index.insert(.init(Mandate.self, first.address), .init(batch: batch, blob: blob))
+            return try LedgerSnapshot(repository: repository, tip: tip, index: index).storedBytes(like: first)
+        }
+        let firstBatch = try #require(snapshot.index.batch(of: Mandate.self, first.address))
+        let secondBlob = try #require(snapshot.index.location(of: .init(Mandate.self, second.address))).blob
+        // Another record's blob: the bytes at the record's path in the tree.
+        #expect(try storedBytes(batch: firstBatch, blob: secondBlob) == stored)
+        // Another record's blob and a batch that does not hold the record: nothing stored.
+        #expect(try storedBytes(batch: LedgerLayout.maxBatch, blob: secondBlob) == nil)
+    }
+
     /// The lookup keeps what it read lately in two generations: a record read again soon is served without
     /// the repository (here: with no tree to read from), one not read for `limit` other records is not.
     @Test func theLookupCacheKeepsRecentRecordsAndDropsOldOnes() throws {

@@ -70,6 +70,14 @@ public final class Repository {
         return ObjectID(git_object_id(object).pointee)
     }
 
+    /// The id git gives a blob of `bytes` (SHA-1 of `blob <size>\0` and the bytes), nothing read or written.
+    public static func blobID(of bytes: [UInt8]) -> ObjectID {
+        var oid = git_oid()
+        let status = bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
+        precondition(status == 0, "git_odb_hash failed")
+        return ObjectID(oid)
+    }
+
     /// A blob's bytes, refusing blobs larger than `limit` before reading them.
     public func readBlob(_ id: ObjectID, limit: Int = Int.max) throws(GitError) -> [UInt8] {
         var blob: OpaquePointer?

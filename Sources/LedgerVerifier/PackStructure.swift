@@ -30,10 +30,10 @@ enum PackStructure {
         let reason: String
     }
 
-    /// The objects a version-2 pack index lists: id and offset into the pack (``PackIndex``).
-    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> [PackIndex.Entry] {
+    /// The objects a version-2 pack index lists: id and offset into the pack (``PackIndex``), read in place.
+    static func parseIndex(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> PackIndex.Table {
         do throws(PackIndex.Malformed) {
-            return try PackIndex.entries(bytes)
+            return try PackIndex.Table(bytes)
         } catch {
             throw PackError(reason: error.reason)
         }
@@ -90,7 +90,7 @@ enum PackStructure {
     /// ``releaseStride`` bytes, that the bytes of `pack` before `below` are behind the scan (a mapped file
     /// can drop them from memory: a later delta reaching back reads them again).
     static func violation(
-        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: [PackIndex.Entry])],
+        _ packs: [(name: String, pack: UnsafeRawBufferPointer, entries: PackIndex.Table)],
         release: (_ pack: Int, _ below: Int) -> Void = { _, _ in }
     )
         -> String?
@@ -125,14 +125,20 @@ enum PackStructure {
         var onChain: Set<Key> = []
         for (number, pack) in packs.enumerated() {
             var released = 0
-            for entry in pack.entries.sorted(by: { $0.offset < $1.offset }) {
-                if entry.offset - released >= releaseStride {
-                    released = entry.offset
+            // The offsets alone, sorted (8 bytes an object); an object's id is looked up only to name it.
+            var sortedOffsets = pack.entries.indices.map { pack.entries.offset(at: $0) }
+            sortedOffsets.sort()
+            func named(_ offset: Int) -> String {
+                hex(pack.entries.first { $0.offset == offset }.map { $0.id.bytes } ?? [])
+            }
+            for entryOffset in sortedOffsets {
+                if entryOffset - released >= releaseStride {
+                    released = entryOffset
                     release(number, released)
                 }
                 chain.removeAll(keepingCapacity: true)
                 onChain.removeAll(keepingCapacity: true)
-                var current = Key(pack: number, offset: entry.offset)
+                var current = Key(pack: number, offset: entryOffset)
                 var below = 0
                 while true {
                     if let known = depth[current] {
@@ -147,12 +153,12 @@ enum PackStructure {
                         seen = !onChain.insert(current).inserted
                     }
                     guard !seen else {
-                        return "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is cyclic"
+                        return "\(pack.name): the delta chain of \(named(entryOffset)) is cyclic"
                     }
                     chain.append(current)
                     guard chain.count <= maxChainObjects else {
                         return
-                            "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth) deltas"
+                            "\(pack.name): the delta chain of \(named(entryOffset)) is longer than \(maxDeltaDepth) deltas"
                     }
                     let base: Base
                     do {
@@ -175,7 +181,7 @@ enum PackStructure {
                 }
                 guard chain.count + below <= maxChainObjects else {
                     return
-                        "\(pack.name): the delta chain of \(hex(entry.id.bytes)) is longer than \(maxDeltaDepth) deltas"
+                        "\(pack.name): the delta chain of \(named(entryOffset)) is longer than \(maxDeltaDepth) deltas"
                 }
                 for (position, key) in chain.enumerated() where below > 0 || position < chain.count - 1 {
                     depth[key] = chain.count - position + below

@@ -51,28 +51,59 @@ public enum PackIndex {
 
     /// Every object the index lists, in id order; throws when it is not a version-2 index or is cut short.
     public static func entries(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [Entry] {
-        guard let count = count(header: bytes) else { throw Malformed(reason: "not a version-2 pack index") }
-        func word(_ at: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-        let names = headerSize
-        let crcs = names + count * 20
-        let offsets = crcs + count * 4
-        let large = offsets + count * 4
-        guard large <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
-        var entries: [Entry] = []
-        entries.reserveCapacity(count)
-        for index in 0..<count {
-            var offset = UInt64(word(offsets + index * 4))
-            if offset & 0x8000_0000 != 0 {
-                let slot = large + Int(offset & 0x7FFF_FFFF) * 8
-                guard slot + 8 <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
-                offset = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: slot, as: UInt64.self))
+        Array(try Table(bytes))
+    }
+
+    /// A version-2 index read in place: each entry is read from the bytes when it is asked for, in id order,
+    /// so a pack of 14 million objects costs no array of them (40 bytes an entry: a 10^7-entry ledger's pack
+    /// scan held 1 GB). Checked whole when made — the size, every offset and every large offset's slot — so
+    /// reading an entry cannot fail. The bytes must outlive the table.
+    public struct Table: RandomAccessCollection {
+        private let bytes: UnsafeRawBufferPointer
+        private let names: Int
+        private let crcs: Int
+        private let offsets: Int
+        private let large: Int
+        public let endIndex: Int
+        public var startIndex: Int { 0 }
+
+        public init(_ bytes: UnsafeRawBufferPointer) throws(Malformed) {
+            guard let count = PackIndex.count(header: bytes) else {
+                throw Malformed(reason: "not a version-2 pack index")
             }
-            guard offset <= UInt64(Int.max) else { throw Malformed(reason: "an object offset past any pack") }
-            entries.append(
-                Entry(
-                    id: PackedObjectID(bytes, at: names + index * 20), offset: Int(offset), crc: word(crcs + index * 4))
-            )
+            self.bytes = bytes
+            endIndex = count
+            names = headerSize
+            crcs = names + count * 20
+            offsets = crcs + count * 4
+            large = offsets + count * 4
+            guard large <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
+            for position in 0..<count {
+                let word = self.word(offsets + position * 4)
+                guard word & 0x8000_0000 != 0 else { continue }
+                let slot = large + Int(word & 0x7FFF_FFFF) * 8
+                guard slot + 8 <= bytes.count else { throw Malformed(reason: "a truncated pack index") }
+                guard UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: slot, as: UInt64.self)) <= UInt64(Int.max)
+                else { throw Malformed(reason: "an object offset past any pack") }
+            }
         }
-        return entries
+
+        private func word(_ at: Int) -> UInt32 {
+            UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+        }
+
+        /// The offset in the pack of the object at `position` (in id order).
+        public func offset(at position: Int) -> Int {
+            let word = self.word(offsets + position * 4)
+            guard word & 0x8000_0000 != 0 else { return Int(word) }
+            let slot = large + Int(word & 0x7FFF_FFFF) * 8
+            return Int(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: slot, as: UInt64.self)))
+        }
+
+        public subscript(position: Int) -> Entry {
+            Entry(
+                id: PackedObjectID(bytes, at: names + position * 20), offset: offset(at: position),
+                crc: word(crcs + position * 4))
+        }
     }
 }

@@ -49,10 +49,12 @@ public struct RecordIndex: Sendable, Equatable {
     static let manifestSignatureCode: UInt8 = 0xFF
 
     /// Where a record is: the batch whose folder stores it, and its blob's object id as the tree that
-    /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation.
+    /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation: the
+    /// id first, so the batch number fills the four bytes after it (the other order pads to 32, a ninth more
+    /// of the index's dictionary — 75 MB at 10^6 write entries, ~1.2 GB at 10^7).
     public struct Location: Hashable, Sendable {
-        public let batch: UInt32
         let packedBlob: PackedObjectID
+        public let batch: UInt32
 
         public init(batch: Int64, blob: ObjectID) {
             precondition(batch >= 1 && batch <= LedgerLayout.maxBatch && blob.bytes.count == 20)

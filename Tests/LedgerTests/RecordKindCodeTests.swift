@@ -36,4 +36,13 @@ struct RecordKindCodeTests {
         unknown[0] = 0x7E
         #expect(RecordIndex.Codec.key(from: unknown) == nil)
     }
+
+    /// The index's dictionary holds a key and a location per record (millions at 10^7 write entries): a
+    /// location is its 20-byte blob id and 4-byte batch with no padding, and reads back what it was given.
+    @Test func aLocationIsTwentyFourBytes() throws {
+        #expect(MemoryLayout<RecordIndex.Location>.stride == 24)
+        let blob = try #require(ObjectID(hexString: "0123456789abcdef0123456789abcdef01234567"))
+        let location = RecordIndex.Location(batch: Int64(UInt32.max), blob: blob)
+        #expect(location.batch == UInt32.max && location.blob == blob)
+    }
 }

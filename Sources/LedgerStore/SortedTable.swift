@@ -1,5 +1,5 @@
 internal import CZlib
-public import LedgerFormat
+internal import LedgerFormat
 
 #if canImport(Glibc)
     import Glibc

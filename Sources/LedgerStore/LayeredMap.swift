@@ -1,4 +1,4 @@
-public import LedgerFormat
+internal import LedgerFormat
 
 #if canImport(Glibc)
     import Glibc

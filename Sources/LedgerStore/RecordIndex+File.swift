@@ -1,4 +1,4 @@
-public import LedgerFormat
+internal import LedgerFormat
 
 /// A record index kept as files of local state beside a checkpoint (the writer's state, the auditor's), so a
 /// run that continues from the checkpoint neither lists every batch folder nor reads the whole index: a

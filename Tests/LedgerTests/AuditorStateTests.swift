@@ -77,7 +77,8 @@ struct AuditorStateTests {
         let state = AuditorState(root: home + "/onym-ledger", ledgerId: "fixture-ledger", firstCommit: root)
         let verified = try #require(state.journalEvents().first { $0["event"]?.stringValue == "verified" })
         let tip = try #require(ObjectID(hexString: verified["tip"]!.stringValue!))
-        #expect(try Base64.decode(verified["commit"]!.stringValue!) == (try Repository.open(ledger).rawCommit(tip)))
+        let stored = try Repository.open(ledger).rawCommit(tip)
+        #expect(Base64.decode(verified["commit"]!.stringValue!) == stored)
         // A second run remembers the trust: no --trust needed, nothing new checked.
         let second = CLI.run(["verify", ledger, "--json"] + Self.at, environment: ["XDG_STATE_HOME": home])
         #expect(second.status == 0)

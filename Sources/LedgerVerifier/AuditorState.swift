@@ -134,19 +134,33 @@ public struct AuditorState: Sendable {
     public func adoptLegacyFolder() {
         let legacy = "\(root)/ledgers/\(Self.legacyFolderName(ledgerId))"
         let current = "\(root)/ledgers/\(Self.folderName(ledgerId))"
-        guard legacy != current, access(current, F_OK) != 0, let directory = opendir(legacy) else { return }
-        var everyStateIsOurs = true
+        guard legacy != current, access(current, F_OK) != 0, access(legacy, F_OK) == 0 else { return }
+        let everyStateIsOurs = Self.histories(in: legacy).allSatisfy { history in
+            Self.stateObject(in: legacy, history.folder)?["ledgerId"]?.stringValue == ledgerId
+        }
+        if everyStateIsOurs { rename(legacy, current) }
+    }
+
+    /// The histories kept in the ledger-id folder `parent`: its folders named by a commit id (the history's
+    /// first commit), in name order.
+    private static func histories(in parent: String) -> [(firstCommit: ObjectID, folder: String)] {
+        guard let directory = opendir(parent) else { return [] }
+        defer { closedir(directory) }
+        var found: [(firstCommit: ObjectID, folder: String)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard ObjectID(hexString: name) != nil else { continue }
-            let state = DurableFile.read("\(legacy)/\(name)/state.json")
-                .flatMap { try? CanonicalJSON.parse($0, limits: .localState) }
-            if state?["ledgerId"]?.stringValue != ledgerId { everyStateIsOurs = false }
+            if let id = ObjectID(hexString: name) { found.append((id, name)) }
         }
-        closedir(directory)
-        if everyStateIsOurs { rename(legacy, current) }
+        return found.sorted { $0.folder < $1.folder }
+    }
+
+    /// The `state.json` in the history folder `folder` of the ledger-id folder `parent`, parsed; nil when it
+    /// is missing or does not parse.
+    private static func stateObject(in parent: String, _ folder: String) -> JSONObject? {
+        DurableFile.read("\(parent)/\(folder)/state.json")
+            .flatMap { try? CanonicalJSON.parse($0, limits: .localState) }
     }
 
     // MARK: - Reading and writing
@@ -248,20 +262,12 @@ public struct AuditorState: Sendable {
     /// is read; a folder whose file does not parse names no tip.
     public static func rememberedTips(root: String, ledgerId: String) -> [ObjectID: ObjectID] {
         let parent = "\(root)/ledgers/\(folderName(ledgerId))"
-        guard let directory = opendir(parent) else { return [:] }
-        defer { closedir(directory) }
         var tips: [ObjectID: ObjectID] = [:]
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let firstCommit = ObjectID(hexString: name),
-                let state = DurableFile.read("\(parent)/\(name)/state.json")
-                    .flatMap({ try? CanonicalJSON.parse($0, limits: .localState) }),
-                state["ledgerId"]?.stringValue == ledgerId,
+        for history in histories(in: parent) {
+            guard let state = stateObject(in: parent, history.folder), state["ledgerId"]?.stringValue == ledgerId,
                 let tip = state["checkpoint"]?.objectValue?["tip"]?.stringValue.flatMap(ObjectID.init(hexString:))
             else { continue }
-            tips[tip] = firstCommit
+            tips[tip] = history.firstCommit
         }
         return tips
     }
@@ -269,18 +275,8 @@ public struct AuditorState: Sendable {
     /// The first commits of other histories verified here under the same ledger id, with their
     /// remembered state (a history rewritten from its first commit on has another identity).
     public func otherHistories() -> [(firstCommit: ObjectID, state: AuditorState)] {
-        let parent = "\(root)/ledgers/\(Self.folderName(ledgerId))"
-        guard let directory = opendir(parent) else { return [] }
-        defer { closedir(directory) }
-        var found: [(ObjectID, AuditorState)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let id = ObjectID(hexString: name), id != firstCommit else { continue }
-            found.append((id, AuditorState(root: root, ledgerId: ledgerId, firstCommit: id)))
-        }
-        return found.sorted { $0.0.hex < $1.0.hex }
+        Self.histories(in: "\(root)/ledgers/\(Self.folderName(ledgerId))").map(\.firstCommit)
+            .filter { $0 != firstCommit }.map { ($0, AuditorState(root: root, ledgerId: ledgerId, firstCommit: $0)) }
     }
 
     // MARK: - Files

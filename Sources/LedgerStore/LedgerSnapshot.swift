@@ -116,23 +116,28 @@ public final class LedgerSnapshot {
 
     /// The bytes the tip stores for `record`'s kind and address (nil when it stores none): equal bytes mean
     /// the record is already published.
-    /// Read by path in the tip's tree, unless the blob the index names for the record is the blob of its own
-    /// bytes: then those bytes are the ones stored, and no tree is read (a record re-sent with every batch,
-    /// as a manifest is, cost each append a walk through six trees, one of them new each commit).
     public func storedBytes(like record: some StoredRecord) throws(GitError) -> [UInt8]? {
-        let key = RecordIndex.Key(type(of: record), record.address)
-        guard let location = index.location(of: key) else { return nil }
-        let bytes = record.storedBytes
-        if Repository.blobID(of: bytes) == location.blob { return bytes }
-        return try file(LedgerLayout.recordPath(of: record, batch: Int64(location.batch)))
+        try stored(.init(type(of: record), record.address), like: record.storedBytes) { batch in
+            LedgerLayout.recordPath(of: record, batch: batch)
+        }
     }
 
-    /// The manifest signature the tip stores for `hash`, if any: `like` itself when the index names the
-    /// blob of those bytes (as ``storedBytes(like:)``), else what the tip's tree holds at its path.
-    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]? = nil) throws(GitError) -> [UInt8]? {
-        guard let location = index.location(of: RecordIndex.Key(manifestSignature: hash)) else { return nil }
-        if let bytes, Repository.blobID(of: bytes) == location.blob { return bytes }
-        return try file(LedgerLayout.manifestSignaturePath(hash, batch: Int64(location.batch)))
+    /// The manifest signature the tip stores for `hash` (nil when it stores none), asked with the bytes a
+    /// batch brings for it.
+    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]) throws(GitError) -> [UInt8]? {
+        try stored(.init(manifestSignature: hash), like: bytes) { LedgerLayout.manifestSignaturePath(hash, batch: $0) }
+    }
+
+    /// What the tip stores under `key`: `bytes` themselves when the blob the index names for it is the blob of
+    /// those bytes — then they are the ones stored, and no tree is read (a record re-sent with every batch, as
+    /// a manifest is, cost each append a walk through six trees, one of them new each commit) — else the file
+    /// at `path(batch)` in the tip's tree.
+    private func stored(_ key: RecordIndex.Key, like bytes: [UInt8], path: (Int64) -> String) throws(GitError)
+        -> [UInt8]?
+    {
+        guard let location = index.location(of: key) else { return nil }
+        if Repository.blobID(of: bytes) == location.blob { return bytes }
+        return try file(path(Int64(location.batch)))
     }
 
     /// Every record and manifest signature in the tip's batch folders, in batch order (``Repository/batchFiles(inCommit:)``),

@@ -84,8 +84,8 @@ public final class LedgerState {
         }
     }
 
-    /// The manifest signature the tip stores for `hash`, if any.
-    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]? = nil) throws(AppendError) -> [UInt8]? {
+    /// The manifest signature the tip stores for `hash`, if any (asked with the bytes a batch brings).
+    public func manifestSignature(_ hash: ContentAddress, like bytes: [UInt8]) throws(AppendError) -> [UInt8]? {
         do {
             return try snapshot.manifestSignature(hash, like: bytes)
         } catch {

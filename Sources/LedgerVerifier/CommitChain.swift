@@ -25,47 +25,48 @@ struct CommitChain {
 
     /// The chain back from `tip` to the root, or to the first commit of `stops` it meets.
     init(repository: Repository, tip: ObjectID, stoppingAt stops: Set<ObjectID> = []) throws(GitError) {
-        ids = []
-        positions = [:]
-        try walk(repository, from: tip, stoppingAt: stops)
+        let walked = try Self.walk(repository, from: tip, stoppingAt: stops)
+        ids = walked.oldestFirst
+        base = walked.base
+        oversized = walked.oversized
+        positions = Self.positions(of: ids)
     }
 
     /// The chain read on past ``base`` to the root (a run that cannot continue from it checks it all).
     mutating func extendToRoot(_ repository: Repository) throws(GitError) {
         guard let base else { return }
+        let older = try Self.walk(repository, from: base, stoppingAt: [])
         self.base = nil
-        let newer = ids
-        ids = []
-        positions = [:]
-        try walk(repository, from: base, stoppingAt: [])
-        guard oversized == nil else { return }
-        ids += newer
-        for (index, id) in ids.enumerated() { positions[id] = index }
+        oversized = older.oversized
+        ids = older.oldestFirst + ids
+        positions = Self.positions(of: ids)
     }
 
     /// Whether the walk went back to the root: ``ids`` is the whole history.
     var reachesRoot: Bool { base == nil && oversized == nil }
 
-    private mutating func walk(_ repository: Repository, from tip: ObjectID, stoppingAt stops: Set<ObjectID>)
-        throws(GitError)
+    /// The commits from `tip` back to the root, or to a commit of `stops` (the base, not included), or to a
+    /// commit too large to read (not included); oldest first.
+    private static func walk(_ repository: Repository, from tip: ObjectID, stoppingAt stops: Set<ObjectID>)
+        throws(GitError) -> (oldestFirst: [ObjectID], base: ObjectID?, oversized: (id: ObjectID, size: Int)?)
     {
         var newestFirst: [ObjectID] = []
         var current: ObjectID? = tip
         while let id = current {
-            if stops.contains(id) {
-                base = id
-                break
-            }
+            if stops.contains(id) { return (newestFirst.reversed(), id, nil) }
             let size = try repository.blobSize(id)
-            guard size <= Self.maxCommitBytes else {
-                oversized = (id, size)
-                break
-            }
+            guard size <= Self.maxCommitBytes else { return (newestFirst.reversed(), nil, (id, size)) }
             newestFirst.append(id)
             current = Self.firstParent(of: try repository.rawCommit(id, limit: Self.maxCommitBytes))
         }
-        ids = newestFirst.reversed()
+        return (newestFirst.reversed(), nil, nil)
+    }
+
+    private static func positions(of ids: [ObjectID]) -> [ObjectID: Int] {
+        var positions: [ObjectID: Int] = [:]
+        positions.reserveCapacity(ids.count)
         for (index, id) in ids.enumerated() { positions[id] = index }
+        return positions
     }
 
     /// Whether `ancestor` is on the chain read (the tip descends from it, or is it), ``base`` included.

@@ -29,14 +29,15 @@ public struct BindingRecord: Sendable, Equatable {
     /// The fact is equal to the one given.
     public mutating func receive(_ fact: VerdictFact, shared: inout SharedStrings) {
         let previous = facts.last
-        func reused(_ text: String, _ candidates: String?...) -> String {
-            candidates.first { $0 == text }.flatMap { $0 } ?? text
+        /// `held` when it is equal to `text` (the one copy kept), else `text`.
+        func reused(_ text: String, _ held: String?) -> String {
+            if let held, held == text { held } else { text }
         }
         let accused: [String]
         if let previous, previous.accusedKeys == fact.accusedKeys {
             accused = previous.accusedKeys
         } else {
-            accused = fact.accusedKeys.map { reused($0, identity?.user, previous?.accusedKeys.first) }
+            accused = fact.accusedKeys.map { reused(reused($0, identity?.user), previous?.accusedKeys.first) }
         }
         facts.append(
             VerdictFact(

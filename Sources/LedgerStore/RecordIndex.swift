@@ -50,8 +50,8 @@ public struct RecordIndex: Sendable, Equatable {
 
     /// Where a record is: the batch whose folder stores it, and its blob's object id as the tree that
     /// holds it names it (read from a tree the index's holder checked). Twenty-four bytes, no allocation: the
-    /// id first, so the batch number fills the four bytes after it (the other order pads to 32, a ninth more
-    /// of the index's dictionary — 75 MB at 10^6 write entries, ~1.2 GB at 10^7).
+    /// id first, so the batch number fills the four bytes after it (the other order pads to 32, and the
+    /// index's dictionary, a key and a location per bucket, was an eighth larger: 75 MB at 10^6 write entries).
     public struct Location: Hashable, Sendable {
         let packedBlob: PackedObjectID
         public let batch: UInt32

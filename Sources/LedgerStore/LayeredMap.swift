@@ -28,14 +28,17 @@ extension TableCodec {
 }
 
 /// A map that grows with the ledger, kept so that continuing from a checkpoint costs what the new commits
-/// touch, not what the ledger holds: a base — a ``SortedTable`` file mapped into memory, or a dictionary
-/// this process built — shared by every copy, and the changes made since, in a dictionary of their own. A
-/// copy copies only the changes; a map that alone holds its in-memory base changes the base itself.
+/// touch, not what the ledger holds: a base — a ``SortedTable`` file mapped into memory with the delta saved
+/// over it, or a dictionary this process built — shared by every copy, and the changes made since, in a
+/// dictionary of their own. A copy copies only the changes; a map that alone holds its in-memory base
+/// changes the base itself.
 ///
 /// On disk (``save(to:tip:note:mode:durable:)``): the full table at `path`, and `path.delta` holding the changes
-/// since it (a table whose header names the full table's tip as its base). A save writes only the delta
-/// while the changes are a small part of the whole, else a new full table; loading checks that the files
-/// fit together and name the expected tip (``load(from:tip:)``).
+/// since it (a table whose header names the full table's tip as its base). Both are read in place: a key is
+/// looked up in the changes, then the delta, then the full table. A save writes only the delta — the loaded
+/// delta's entries copied as they are, merged with the changes — while it holds a small part of the whole,
+/// else a new full table; loading checks that the files fit together and name the expected tip
+/// (``load(from:tip:)``).
 public struct LayeredMap<Codec: TableCodec>: Sendable {
     public typealias Key = Codec.Key
     public typealias Value = Codec.Value
@@ -46,17 +49,19 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         init(_ entries: [Key: Value]) { self.entries = entries }
     }
 
-    /// The base: in memory (`memory`), or a file (`file`); exactly one is set.
+    /// The base: in memory (`memory`), or a full table (`file`) and the delta loaded over it (`delta`);
+    /// exactly one of `memory` and `file` is set.
     private var memory: Memory?
     private var file: SortedTable?
+    private var delta: SortedTable?
     private var changes: [Key: Value]
     public private(set) var count: Int
 
     /// In memory, the changes are folded into a new base once they outnumber half the map (and 4 096):
     /// a fold copies the whole map, so the map doubles between folds and folding costs O(1) a change.
     static var foldMinimum: Int { 4096 }
-    /// On disk, a delta is written while it holds at most a 32nd of the map (or 4 096 entries): a run that
-    /// continues reads it whole, so it stays small, and the full table is rewritten after that many changes.
+    /// On disk, a delta is written while it holds at most a 32nd of the map (or 4 096 entries): every save
+    /// copies it, so it stays small, and the full table is rewritten after that many changes.
     static var deltaMinimum: Int { 4096 }
     static var deltaFraction: Int { 32 }
 
@@ -70,10 +75,11 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         count = entries.count
     }
 
-    private init(file: SortedTable) {
+    private init(file: SortedTable, delta: SortedTable?) {
         self.file = file
+        self.delta = delta
         changes = [:]
-        count = file.header.count
+        count = delta?.header.entries ?? file.header.count
     }
 
     public subscript(key: Key) -> Value? {
@@ -97,14 +103,17 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
 
     private func baseValue(_ key: Key) -> Value? {
         if let memory { return memory.entries[key] }
-        guard let file, let bytes = file.value(for: Codec.bytes(of: key)) else { return nil }
-        return Self.decoded(bytes, key: key, in: file)
+        let keyBytes = Codec.bytes(of: key)
+        if let delta, let bytes = delta.value(for: keyBytes) { return Self.decoded(bytes, key: key, in: delta) }
+        if let file, let bytes = file.value(for: keyBytes) { return Self.decoded(bytes, key: key, in: file) }
+        return nil
     }
 
     /// Whether the base holds `key` (its value found, not decoded).
     private func baseContains(_ key: Key) -> Bool {
         if let memory { return memory.entries[key] != nil }
-        return file?.value(for: Codec.bytes(of: key)) != nil
+        let keyBytes = Codec.bytes(of: key)
+        return delta?.contains(keyBytes) == true || file?.contains(keyBytes) == true
     }
 
     /// A value read from `file`, whose checksum passed when it was opened (or by the run that recorded its
@@ -125,9 +134,10 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         if let memory {
             for (key, value) in memory.entries where changes[key] == nil { body(key, value) }
         } else if let file {
-            file.forEach { keyBytes, valueBytes in
-                let key = Self.decodedKey(keyBytes, in: file)
-                if changes[key] == nil { body(key, Self.decoded(valueBytes, key: key, in: file)) }
+            var saved = SavedEntries(full: file, delta: delta)
+            while let (keyBytes, valueBytes, table) = saved.next() {
+                let key = Self.decodedKey(keyBytes, in: table)
+                if changes[key] == nil { body(key, Self.decoded(valueBytes, key: key, in: table)) }
             }
         }
         for (key, value) in changes { body(key, value) }
@@ -140,8 +150,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         if let memory {
             for key in memory.entries.keys where changes[key] == nil { all.append(key) }
         } else if let file {
-            file.forEach { keyBytes, _ in
-                let key = Self.decodedKey(keyBytes, in: file)
+            var saved = SavedEntries(full: file, delta: delta)
+            while let (keyBytes, _, table) = saved.next() {
+                let key = Self.decodedKey(keyBytes, in: table)
                 if changes[key] == nil { all.append(key) }
             }
         }
@@ -172,47 +183,77 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         } else {
             memory = Memory(dictionary())
             file = nil
+            delta = nil
         }
         changes = [:]
     }
 
-    /// Every entry in the table's order, as bytes, for a full table: the base table's entries as they are
-    /// (but those the changes replace), merged with the entries held in memory, each encoded as it is reached.
-    private func orderedEntries() -> OrderedEntries {
-        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
-        held.append(contentsOf: changes.keys)
-        held.sort(by: Codec.precedes)
-        return OrderedEntries(map: self, held: held)
+    /// The saved tables' entries in key order, as bytes: the full table's merged with the delta's, a key in
+    /// both taken from the delta (the newer value); each with the table it was read from.
+    private struct SavedEntries {
+        let full: SortedTable?
+        let delta: SortedTable?
+        private var fullIndex = 0
+        private var deltaIndex = 0
+        private var fullEntry: (key: [UInt8], value: [UInt8])?
+        private var deltaEntry: (key: [UInt8], value: [UInt8])?
+
+        init(full: SortedTable?, delta: SortedTable?) {
+            self.full = full
+            self.delta = delta
+        }
+
+        mutating func next() -> (key: [UInt8], value: [UInt8], table: SortedTable)? {
+            if fullEntry == nil, let full, fullIndex < full.header.count {
+                fullEntry = full.entryBytes(at: fullIndex)
+                fullIndex += 1
+            }
+            if deltaEntry == nil, let delta, deltaIndex < delta.header.count {
+                deltaEntry = delta.entryBytes(at: deltaIndex)
+                deltaIndex += 1
+            }
+            switch (fullEntry, deltaEntry) {
+            case (nil, nil):
+                return nil
+            case (let entry?, nil):
+                fullEntry = nil
+                return (entry.key, entry.value, full!)
+            case (let older?, let newer?) where SortedTable.compare(older.key, newer.key) < 0:
+                fullEntry = nil
+                return (older.key, older.value, full!)
+            case (let older, let newer?):
+                if let older, SortedTable.compare(older.key, newer.key) == 0 { fullEntry = nil }
+                deltaEntry = nil
+                return (newer.key, newer.value, delta!)
+            }
+        }
     }
 
-    /// The merge ``orderedEntries()`` walks: a loaded table's entries and the sorted keys held in
-    /// memory, a key in both taken from memory (the newer value).
+    /// `saved` merged with `held` (keys in the table's order, their values this map's), a key in both taken
+    /// from `held`: the entries of a table written as a stream.
     private struct OrderedEntries {
         let map: LayeredMap
         let held: [Key]
-        private var tableIndex = 0
-        private var tableEntry: (key: [UInt8], value: [UInt8])?
+        private var saved: SavedEntries
+        private var savedEntry: (key: [UInt8], value: [UInt8])?
         private var heldIndex = 0
         private var heldKey: [UInt8]?
+        private(set) var isFinished = false
 
-        init(map: LayeredMap, held: [Key]) {
+        init(map: LayeredMap, saved: SavedEntries, held: [Key]) {
             self.map = map
+            self.saved = saved
             self.held = held
+            savedEntry = self.saved.next().map { ($0.key, $0.value) }
         }
 
-        var isFinished: Bool { tableIndex == (map.file?.header.count ?? 0) && heldIndex == held.count }
-
         mutating func next() -> (key: [UInt8], value: [UInt8]) {
-            if tableEntry == nil, let table = map.file, tableIndex < table.header.count {
-                tableEntry = table.entryBytes(at: tableIndex)
-            }
             if heldKey == nil, heldIndex < held.count { heldKey = Codec.bytes(of: held[heldIndex]) }
-            if let entry = tableEntry {
+            if let entry = savedEntry {
                 let order = heldKey.map { SortedTable.compare(entry.key, $0) } ?? -1
                 if order <= 0 {
-                    tableIndex += 1
-                    tableEntry = nil
-                    if order < 0 { return entry }
+                    savedEntry = saved.next().map { ($0.key, $0.value) }
+                    if order < 0 { return finishing(entry) }
                 }
             }
             precondition(heldKey != nil, "a map's count disagrees with its entries")
@@ -220,7 +261,12 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             let value = Codec.bytes(of: map[held[heldIndex]]!)
             heldIndex += 1
             heldKey = nil
-            return (key, value)
+            return finishing((key, value))
+        }
+
+        private mutating func finishing(_ entry: (key: [UInt8], value: [UInt8])) -> (key: [UInt8], value: [UInt8]) {
+            isFinished = savedEntry == nil && heldIndex == held.count
+            return entry
         }
     }
 
@@ -229,26 +275,18 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public static func deltaPath(_ path: String) -> String { path + ".delta" }
 
     /// The map the files at `path` hold for `tip`, with the note saved beside it; nil when they are missing,
-    /// damaged, of another kind, or do not fit together and name `tip`.
+    /// damaged, of another kind, or do not fit together and name `tip`. Neither file is decoded: the delta
+    /// (small, always checked whole) may record the full table as checked, and its header holds the map's
+    /// count.
     public static func load(from path: String, tip: ObjectID) -> (map: LayeredMap, note: UInt64)? {
-        // The delta first (small, always checked whole): it may record the full table as checked.
         let delta = SortedTable.open(deltaPath(path), kind: Codec.kind)
         guard let full = SortedTable.open(path, kind: Codec.kind, trusted: delta?.header.baseIdentity),
             full.header.base == nil
         else { return nil }
-        var map = LayeredMap(file: full)
         guard let delta, delta.header.tip == tip, delta.header.base == full.header.tip else {
-            return full.header.tip == tip ? (map, full.header.note) : nil
+            return full.header.tip == tip ? (LayeredMap(file: full, delta: nil), full.header.note) : nil
         }
-        var valid = true
-        delta.forEach { keyBytes, valueBytes in
-            guard let key = Codec.key(from: keyBytes), let value = Codec.value(from: valueBytes, key: key) else {
-                valid = false
-                return
-            }
-            if map.changes.updateValue(value, forKey: key) == nil, !map.baseContains(key) { map.count += 1 }
-        }
-        return valid ? (map, delta.header.note) : nil
+        return (LayeredMap(file: full, delta: delta), delta.header.note)
     }
 
     /// Saves the map as of `tip`: the changes since the full table this map was loaded from, as a delta,
@@ -258,30 +296,36 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public func save(to path: String, tip: ObjectID, note: UInt64, mode: mode_t = 0o600, durable: Bool)
         throws(DurableFile.WriteError)
     {
-        if let full = file, changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
-            // Unchanged and already recorded as checked (or not recordable yet): nothing to write.
-            if full.header.tip == tip && changes.isEmpty && full.header.note == note
-                && (!full.checkedWhole || full.identity == nil)
+        let deltaCount = delta?.header.count ?? 0
+        if let full = file, deltaCount + changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
+            let saved = delta ?? full
+            // Unchanged, and the full table's identity already recorded (or not recordable yet): nothing to write.
+            if saved.header.tip == tip && changes.isEmpty && saved.header.note == note
+                && (full.identity == nil || delta?.header.baseIdentity == full.identity || !full.checkedWhole)
             {
                 return
             }
             // The delta records the full table's identity (checked whole by this run, or by the run that
-            // recorded it), so the next run reads only the full table's header.
+            // recorded it), so the next run reads only the full table's header. Its entries: the loaded
+            // delta's as they are, merged with the changes.
+            let added = delta.map { delta in changes.keys.count { !delta.contains(Codec.bytes(of: $0)) } }
             let header = SortedTable.Header(
-                kind: Codec.kind, tip: tip, base: full.header.tip, count: changes.count, note: note,
-                baseIdentity: full.identity)
-            let changed = changes.keys.sorted(by: Codec.precedes)
-            try Self.write(changed, header: header, to: Self.deltaPath(path), mode: mode, durable: durable) {
-                changes[$0]!
-            }
+                kind: Codec.kind, tip: tip, base: full.header.tip, count: deltaCount + (added ?? changes.count),
+                note: note, baseIdentity: full.identity, entries: count)
+            try write(
+                SavedEntries(full: nil, delta: delta), held: changes.keys.sorted(by: Codec.precedes),
+                header: header, to: Self.deltaPath(path), mode: mode, durable: durable)
             return
         }
-        // Every entry in the table's order, streamed to the file: a base table's as they are, merged with
+        // Every entry in the table's order, streamed to the file: the saved tables' as they are, merged with
         // those in memory (the keys held in memory the one array the save makes).
-        var entries = orderedEntries()
+        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
+        held.append(contentsOf: changes.keys)
+        held.sort(by: Codec.precedes)
         let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
-        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { _ in entries.next() }
-        precondition(entries.isFinished, "a map's count disagrees with its entries")
+        try write(
+            SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: mode,
+            durable: durable)
         // What this run just wrote needs no check by the next: an empty delta records the new table's
         // identity (a later version is written to a new file and renamed over it: another inode).
         guard let identity = FileIdentity.of(path: path) else {
@@ -289,20 +333,20 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             return
         }
         let empty = SortedTable.Header(
-            kind: Codec.kind, tip: tip, base: tip, count: 0, note: note, baseIdentity: identity)
-        try Self.write([], header: empty, to: Self.deltaPath(path), mode: mode, durable: durable) { self[$0]! }
+            kind: Codec.kind, tip: tip, base: tip, count: 0, note: note, baseIdentity: identity, entries: count)
+        try write(
+            SavedEntries(full: nil, delta: nil), held: [], header: empty, to: Self.deltaPath(path), mode: mode,
+            durable: durable)
     }
 
-    /// Writes the table of `sortedKeys` (in ``TableCodec/precedes(_:_:)`` order), each with `value(key)`.
-    private static func write(
-        _ sortedKeys: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool,
-        value: (Key) -> Value
+    /// Writes the table `header` describes: `saved` merged with `held` (keys in the table's order, their
+    /// values this map's).
+    private func write(
+        _ saved: SavedEntries, held: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool
     ) throws(DurableFile.WriteError) {
-        precondition(header.count == sortedKeys.count)
-        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { index in
-            let key = sortedKeys[index]
-            return (Codec.bytes(of: key), Codec.bytes(of: value(key)))
-        }
+        var entries = OrderedEntries(map: self, saved: saved, held: held)
+        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { _ in entries.next() }
+        precondition(header.count == 0 || entries.isFinished, "a map's count disagrees with its entries")
     }
 }
 

@@ -7,8 +7,8 @@ internal import LedgerFormat
 /// and its delta (``LayeredMap``).
 ///
 /// Local state, never input: used only for the tip it names and only by the program that wrote it; files
-/// that do not open, do not fit together or hold a key or batch this version does not read are ignored and
-/// the index rebuilt.
+/// that do not open (a checksum, an offset, a header or a last batch wrong) or do not fit together are
+/// ignored and the index rebuilt. An entry is decoded when it is looked up (``LayeredMap``).
 extension RecordIndex {
     /// The index the files at `path` hold for `tip`; nil when they are missing, stale or damaged.
     public static func load(from path: String, tip: ObjectID) -> RecordIndex? {

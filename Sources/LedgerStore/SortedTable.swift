@@ -10,13 +10,15 @@ internal import LedgerFormat
 /// does not decode it. What lets a run that continues from a checkpoint read only what it touches
 /// (``LayeredMap``).
 ///
-/// Bytes: the line `onym-ledger table 1 <kind> <tip hex> <base hex> <count> <note> <base identity>\n`; then `count + 1`
+/// Bytes: the line `onym-ledger table 2 <kind> <tip hex> <base hex> <count> <note> <base identity> <entries>\n`; then `count + 1`
 /// offsets (8 bytes each, little-endian) of the entries from the start of the entry area, the last one its
 /// end; then the entries, each a LEB128 key length, the key and the value; then the CRC-32 (zlib's) of all
 /// the bytes before it, 4 bytes little-endian. `<base>` is 40 zeros for a full table, else the tip of the
 /// full table this one (a delta) continues; `<note>` is a number the owner keeps with the table; `<base
 /// identity>` is `-`, or in a delta the full table's ``FileIdentity`` when it was last checked whole or
-/// when the run that wrote it recorded it.
+/// when the run that wrote it recorded it; `<entries>` is how many entries the map holds with this file
+/// (a full table: its count; a delta: the full table's and the keys the delta adds), so a map loads
+/// without reading its delta's keys.
 ///
 /// Local state, never input: a file whose header, checksum or offsets are wrong does not open (the owner
 /// rebuilds what it held), and every read stays inside the mapping whatever the bytes say. A full table
@@ -32,19 +34,25 @@ public final class SortedTable: @unchecked Sendable {
         public var note: UInt64
         /// In a delta: the full table's file identity when it was last checked whole.
         public var baseIdentity: String?
+        /// How many entries the map holds with this file: `count` for a full table; for a delta, the full
+        /// table's entries and the keys the delta adds.
+        public var entries: Int
 
-        public init(kind: String, tip: ObjectID, base: ObjectID?, count: Int, note: UInt64, baseIdentity: String? = nil)
-        {
+        public init(
+            kind: String, tip: ObjectID, base: ObjectID?, count: Int, note: UInt64, baseIdentity: String? = nil,
+            entries: Int? = nil
+        ) {
             self.kind = kind
             self.tip = tip
             self.base = base
             self.count = count
             self.note = note
             self.baseIdentity = baseIdentity
+            self.entries = entries ?? count
         }
     }
 
-    static let magic = "onym-ledger table 1"
+    static let magic = "onym-ledger table 2"
     static let noBase = String(repeating: "0", count: 40)
 
     public let header: Header
@@ -92,7 +100,7 @@ public final class SortedTable: @unchecked Sendable {
         header: Header, into output: inout FileOutput, entry: (Int) -> (key: [UInt8], value: [UInt8])
     ) throws(DurableFile.WriteError) {
         var headerLine = "\(magic) \(header.kind) \(header.tip.hex) \(header.base?.hex ?? noBase) "
-        headerLine += "\(header.count) \(header.note) \(header.baseIdentity ?? "-")\n"
+        headerLine += "\(header.count) \(header.note) \(header.baseIdentity ?? "-") \(header.entries)\n"
         let headerBytes = Array(headerLine.utf8)
         try output.append(headerBytes)
         let offsetsStart = output.position
@@ -162,15 +170,16 @@ public final class SortedTable: @unchecked Sendable {
         guard bytes.count >= 4, let newline = bytes.prefix(512).firstIndex(of: 0x0A) else { return nil }
         let fields = String(decoding: bytes[..<newline], as: UTF8.self).split(
             separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 9, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
+        guard fields.count == 10, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
             let tip = ObjectID(hexString: String(fields[4])),
-            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7]), !fields[8].isEmpty
+            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7]), !fields[8].isEmpty,
+            let entries = Int(fields[9]), entries >= 0
         else { return nil }
         let base = fields[5] == noBase ? nil : ObjectID(hexString: String(fields[5]))
-        guard fields[5] == noBase || base != nil else { return nil }
+        guard fields[5] == noBase ? entries == count : base != nil else { return nil }
         let header = Header(
             kind: kind, tip: tip, base: base, count: count, note: note,
-            baseIdentity: fields[8] == "-" ? nil : String(fields[8]))
+            baseIdentity: fields[8] == "-" ? nil : String(fields[8]), entries: entries)
         let offsetsStart = newline + 1
         let (offsetBytes, overflow) = (count + 1).multipliedReportingOverflow(by: 8)
         guard !overflow, bytes.count - 4 - offsetsStart >= offsetBytes else { return nil }
@@ -220,13 +229,23 @@ public final class SortedTable: @unchecked Sendable {
 
     /// The value stored under `key`, nil when the table has none.
     public func value(for key: [UInt8]) -> [UInt8]? {
+        search(key).map { Array(mapping[$0.value]) }
+    }
+
+    /// Whether the table holds `key` (its value not copied).
+    public func contains(_ key: [UInt8]) -> Bool {
+        search(key) != nil
+    }
+
+    /// The entry stored under `key`, by binary search.
+    private func search(_ key: [UInt8]) -> (key: Range<Int>, value: Range<Int>)? {
         var low = 0
         var high = header.count
         while low < high {
             let middle = (low + high) / 2
             let found = entry(middle)
             let order = key.withUnsafeBytes { Self.compare(UnsafeRawBufferPointer(rebasing: mapping[found.key]), $0) }
-            if order == 0 { return Array(mapping[found.value]) }
+            if order == 0 { return found }
             if order < 0 { low = middle + 1 } else { high = middle }
         }
         return nil

@@ -35,10 +35,13 @@ def main():
     if newline < 0:
         fail("no header line")
     fields = data[:newline].decode("utf-8").split(" ")
-    if len(fields) != 9 or fields[:3] != ["onym-ledger", "table", "1"]:
+    if len(fields) != 10 or fields[:3] != ["onym-ledger", "table", "2"]:
         fail("not a table header: %r" % data[:newline])
     kind, tip, base, count, note = fields[3], fields[4], fields[5], int(fields[6]), int(fields[7])
     identity = None if fields[8] == "-" else fields[8]
+    map_entries = int(fields[9])
+    if base == "0" * 40 and map_entries != count:
+        fail("a full table's map entries differ from its count")
     if struct.unpack("<I", data[-4:])[0] != zlib.crc32(data[:-4]):
         fail("the CRC-32 does not match")
     start = newline + 1
@@ -58,7 +61,7 @@ def main():
     if keys != sorted(keys) or len(set(keys)) != len(keys):
         fail("the keys are not in strictly increasing byte order")
     print(json.dumps({"kind": kind, "tip": tip, "base": None if base == "0" * 40 else base, "count": count,
-                      "note": note, "baseIdentity": identity, "entries": entries}))
+                      "note": note, "baseIdentity": identity, "mapEntries": map_entries, "entries": entries}))
 
 
 main()

@@ -9,7 +9,6 @@ import LedgerWriter
 ///
 ///   ledger-bench generate --entries N --out DIR [--batch 500]   build a synthetic ledger; prints records/s
 ///   ledger-bench floor --signatures N --bytes B                  raw Ed25519 verifies on both cores + SHA-256
-///   ledger-bench writes --ledger DIR --count N --out FILE        N more write requests the rules explain
 func main() throws -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     func value(_ name: String) -> String? {

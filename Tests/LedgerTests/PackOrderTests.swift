@@ -85,4 +85,41 @@ struct PackOrderTests {
         let verified = CLI.run(["verify", scenario.ledger, "--trust", scenario.signer + ".pub", "--json"])
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
     }
+
+    /// An object two packs hold (here: stock git wrote a second copy of a commit's objects) is written once
+    /// into the merged pack, from the oldest pack, and the repository stays whole for stock git.
+    @Test func anObjectTwoPacksHoldIsMergedOnce() throws {
+        let scenario = LedgerScenario()
+        for day in 10...12 {
+            let mandate = scenario.mandate(binding: "enrollment:device-\(day)", acceptedAt: "2026-08-\(day)T00:00:00Z")
+            scenario.append([scenario.file(mandate)], at: "2026-08-\(day)T01:00:00Z")
+        }
+        let packFolder = scenario.ledger + "/objects/pack"
+        let listed = runProcess("git", ["--git-dir", scenario.ledger, "rev-list", "--objects", "HEAD~1..HEAD"])
+        let copied = Set(listed.stdout.split(separator: "\n").map { String($0.prefix(40)) })
+        try #require(copied.count >= 3)
+        let copy = runProcess(
+            "git", ["--git-dir", scenario.ledger, "pack-objects", "--no-reuse-object", packFolder + "/pack"],
+            stdin: Data((copied.sorted().joined(separator: "\n") + "\n").utf8))
+        try #require(copy.status == 0, "\(copy.stderr)")
+        for day in 13...24 {
+            let mandate = scenario.mandate(binding: "enrollment:device-\(day)", acceptedAt: "2026-08-\(day)T00:00:00Z")
+            scenario.append([scenario.file(mandate)], at: "2026-08-\(day)T01:00:00Z")
+        }
+        let indexes = try FileManager.default.contentsOfDirectory(atPath: packFolder).filter { $0.hasSuffix(".idx") }
+        #expect(indexes.count <= 8)
+        // Every object once in all packs together: the copies were merged away.
+        var holders: [String: Int] = [:]
+        for index in indexes {
+            let listing = runProcess("git", ["verify-pack", "-v", packFolder + "/" + index])
+            #expect(listing.status == 0, "\(listing.stderr)")
+            for line in listing.stdout.split(separator: "\n") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                if fields.count >= 5, fields[0].count == 40 { holders[String(fields[0]), default: 0] += 1 }
+            }
+        }
+        #expect(copied.allSatisfy { holders[$0] == 1 }, "\(copied.filter { holders[$0] != 1 })")
+        let fsck = runProcess("git", ["--git-dir", scenario.ledger, "fsck", "--full", "--strict"])
+        #expect(fsck.status == 0, "\(fsck.stderr)")
+    }
 }

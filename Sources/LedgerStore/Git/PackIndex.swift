@@ -16,8 +16,27 @@ public struct PackedObjectID: Hashable, Sendable {
     }
 
     public var bytes: [UInt8] {
-        withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: middle.bigEndian, Array.init)
-            + withUnsafeBytes(of: low.bigEndian, Array.init)
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        append(to: &out)
+        return out
+    }
+
+    /// Appends the id's 20 bytes to `out`.
+    public func append(to out: inout [UInt8]) {
+        withUnsafeBytes(of: high.bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: middle.bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: low.bigEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// The id's first byte (a pack index's fan-out bucket).
+    public var firstByte: UInt8 { UInt8(truncatingIfNeeded: high >> 56) }
+}
+
+extension PackedObjectID: Comparable {
+    /// The order of the ids' bytes (the words hold them big-endian).
+    public static func < (left: PackedObjectID, right: PackedObjectID) -> Bool {
+        (left.high, left.middle, left.low) < (right.high, right.middle, right.low)
     }
 }
 

@@ -9,7 +9,7 @@ import LedgerStore
 /// instead of inflating and deflating it again.
 struct PackEntries {
     struct Entry {
-        let id: ObjectID
+        let id: PackedObjectID
         let offset: Int
         let crc: UInt32
     }
@@ -28,7 +28,7 @@ struct PackEntries {
         var info = stat()
         guard stat(directory + name + ".pack", &info) == 0 else { return nil }
         let end = Int(info.st_size) - 20
-        let entries = listed.map { Entry(id: $0.id.objectID, offset: $0.offset, crc: $0.crc) }
+        let entries = listed.map { Entry(id: $0.id, offset: $0.offset, crc: $0.crc) }
             .sorted { $0.offset < $1.offset }
         guard entries.allSatisfy({ $0.offset >= 12 && $0.offset < end }) else { return nil }
         for (earlier, later) in zip(entries, entries.dropFirst()) where earlier.offset == later.offset { return nil }
@@ -55,13 +55,11 @@ struct PackEntries {
         return bytes
     }
 
-    /// The object ids, in pack order.
-    var ids: [ObjectID] { entries.map(\.id) }
-
-    /// Calls `body` with each entry and its bytes (object header and deflated data), in pack order, reading
-    /// the pack front to back a few MiB at a time. Throws when the pack cannot be read.
+    /// Calls `body` with each entry's position and the entry, and its bytes (object header and deflated
+    /// data, valid during the call), in pack order, reading the pack front to back a few MiB at a time.
+    /// Throws when the pack cannot be read.
     func forEachEntry(
-        in path: String, _ body: (Entry, [UInt8]) throws(PackWriter.PackError) -> Void
+        in path: String, _ body: (Int, Entry, UnsafeRawBufferPointer) throws(PackWriter.PackError) -> Void
     ) throws(PackWriter.PackError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PackWriter.PackError(description: "\(path): open failed (errno \(errno))") }
@@ -81,7 +79,10 @@ struct PackEntries {
                 }
                 bufferStart = entry.offset
             }
-            try body(entry, Array(buffer[(entry.offset - bufferStart)..<(stop - bufferStart)]))
+            try buffer.withUnsafeBufferPointer { (all) throws(PackWriter.PackError) in
+                let bytes = UnsafeBufferPointer(rebasing: all[(entry.offset - bufferStart)..<(stop - bufferStart)])
+                try body(position, entry, UnsafeRawBufferPointer(bytes))
+            }
         }
     }
 }

@@ -39,7 +39,10 @@ final class PackWriter {
             let entries = parallelMap(part) { object in Result { () throws(PackError) in try Self.entry(object) } }
             for (object, entry) in zip(part, entries) {
                 let bytes = try entry.get()
-                try writer.addEntry(object.id, bytes, crc: Self.crc(bytes))
+                try bytes.withUnsafeBufferPointer { (buffer) throws(PackError) in
+                    let raw = UnsafeRawBufferPointer(buffer)
+                    try writer.addEntry(PackedObjectID(object.id), raw, crc: Self.crc(raw))
+                }
             }
             start += part.count
         }
@@ -53,7 +56,7 @@ final class PackWriter {
     private var buffer: [UInt8] = []
     private var offset = 0
     private let expected: Int
-    private var entries: [(id: ObjectID, offset: Int, crc: UInt32)] = []
+    private var entries: [(id: PackedObjectID, offset: Int, crc: UInt32)] = []
 
     /// Starts a pack of `count` objects in `directory`, written to a temporary file until ``finish()``.
     init(directory: String, count: Int) throws(PackError) {
@@ -80,8 +83,10 @@ final class PackWriter {
 
     /// Adds `object`, deflated.
     func add(_ object: Object) throws(PackError) {
-        let entry = try Self.entry(object)
-        try addEntry(object.id, entry, crc: Self.crc(entry))
+        try Self.entry(object).withUnsafeBufferPointer { (buffer) throws(PackError) in
+            let entry = UnsafeRawBufferPointer(buffer)
+            try addEntry(PackedObjectID(object.id), entry, crc: Self.crc(entry))
+        }
     }
 
     /// `object` as a pack entry: its type-and-size header, then its bytes deflated (zlib level 1).
@@ -111,15 +116,15 @@ final class PackWriter {
 
     /// Adds an entry exactly as another pack stores it (object header and deflated data, no delta), whose
     /// CRC-32 that pack's index gives.
-    func addEntry(_ id: ObjectID, _ bytes: [UInt8], crc: UInt32) throws(PackError) {
+    func addEntry(_ id: PackedObjectID, _ bytes: UnsafeRawBufferPointer, crc: UInt32) throws(PackError) {
         guard entries.count < expected else { throw PackError(description: "more objects than the pack header says") }
         entries.append((id, offset, crc))
         try emit(bytes)
     }
 
     /// The CRC-32 of an entry's bytes, as a pack index records it.
-    static func crc(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
     }
 
     /// Ends the pack, writes its index and makes both visible; returns the pack's name.
@@ -144,17 +149,17 @@ final class PackWriter {
     /// The version-2 index: fan-out, sorted ids, CRCs, 4-byte offsets (the top bit set: the position of an
     /// 8-byte offset in the table after them, for offsets of 2 GiB and more), the pack's checksum, its own.
     private func index(packChecksum: [UInt8]) -> [UInt8] {
-        entries.sort { $0.id.bytes.lexicographicallyPrecedes($1.id.bytes) }
+        entries.sort { $0.id < $1.id }
         var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63]
         Self.appendUInt32(&index, 2)
         var fanout = [UInt32](repeating: 0, count: 256)
-        for entry in entries { fanout[Int(entry.id.bytes[0])] += 1 }
+        for entry in entries { fanout[Int(entry.id.firstByte)] += 1 }
         var running: UInt32 = 0
         for bucket in 0..<256 {
             running += fanout[bucket]
             Self.appendUInt32(&index, running)
         }
-        for entry in entries { index += entry.id.bytes }
+        for entry in entries { entry.id.append(to: &index) }
         for entry in entries { Self.appendUInt32(&index, entry.crc) }
         var large: [UInt8] = []
         for entry in entries {
@@ -178,12 +183,18 @@ final class PackWriter {
 
     /// Appends `bytes` to the pack (hashed, unless it is the trailing checksum), writing in 1 MiB pieces.
     private func emit(_ bytes: [UInt8], hashed: Bool = true) throws(PackError) {
+        try bytes.withUnsafeBufferPointer { (raw) throws(PackError) in
+            try emit(UnsafeRawBufferPointer(raw), hashed: hashed)
+        }
+    }
+
+    private func emit(_ bytes: UnsafeRawBufferPointer, hashed: Bool = true) throws(PackError) {
         if hashed {
-            guard bytes.withUnsafeBytes({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) == 1 else {
+            guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else {
                 throw PackError(description: "SHA-1 failed")
             }
         }
-        buffer += bytes
+        buffer.append(contentsOf: bytes)
         offset += bytes.count
         if buffer.count >= 1 << 20 { try flush() }
     }

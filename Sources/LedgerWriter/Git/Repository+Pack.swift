@@ -159,12 +159,12 @@ extension Repository {
             return (pack.name, at)
         }.sorted { $0.at < $1.at }
         guard merged.count == merge else { return 0 }
-        var listings: [(name: String, entries: PackEntries)] = []
-        var seen: Set<ObjectID> = []
+        // An object several packs hold is written once, from the oldest (`kept`: by entry, in pack order).
+        var listings: [(name: String, entries: PackEntries, kept: [Bool])] = []
+        var seen: Set<PackedObjectID> = []
         for pack in merged {
             guard let entries = PackEntries(pack.name, in: directory) else { return 0 }
-            listings.append((pack.name, entries))
-            for id in entries.ids { seen.insert(id) }
+            listings.append((pack.name, entries, entries.entries.map { seen.insert($0.id).inserted }))
         }
         // Each entry copied as its pack stores it once its CRC matches the index's; an entry stored as a
         // delta (from `repack`) is read whole and deflated again, since its base may not sit where it did.
@@ -174,8 +174,8 @@ extension Repository {
             seen = []
             for listing in listings {
                 try listing.entries.forEachEntry(in: directory + listing.name + ".pack") {
-                    (entry, bytes) throws(PackWriter.PackError) in
-                    guard seen.insert(entry.id).inserted else { return }
+                    (position, entry, bytes) throws(PackWriter.PackError) in
+                    guard listing.kept[position] else { return }
                     guard PackWriter.crc(bytes) == entry.crc else {
                         throw PackWriter.PackError(
                             description: "\(listing.name).pack: object \(entry.id) does not match its index's CRC")
@@ -184,7 +184,7 @@ extension Repository {
                     if (1...4).contains(type) {
                         try writer.addEntry(entry.id, bytes, crc: entry.crc)
                     } else {
-                        guard let object = try? Self.object(entry.id, in: odb) else {
+                        guard let object = try? Self.object(entry.id.objectID, in: odb) else {
                             throw PackWriter.PackError(description: "object \(entry.id) could not be read")
                         }
                         try writer.add(object)

@@ -38,27 +38,40 @@ struct CanonicalEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
+    /// A JSON string: its UTF-8 as it is, but `"`, `\\` and the control characters escaped (the short
+    /// escapes where JSON has one, else `\\u00XX`). Runs of bytes that need no escape are copied whole.
     private mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x08: append("\\b")
-            case 0x09: append("\\t")
-            case 0x0A: append("\\n")
-            case 0x0C: append("\\f")
-            case 0x0D: append("\\r")
-            case 0x00..<0x20:
-                let digits: [UInt8] = Array("0123456789abcdef".utf8)
-                append("\\u00")
-                output.append(digits[Int(byte >> 4)])
-                output.append(digits[Int(byte & 0xF)])
-            default:
-                output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                writeEscape(byte)
+                run = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x08: append("\\b")
+        case 0x09: append("\\t")
+        case 0x0A: append("\\n")
+        case 0x0C: append("\\f")
+        case 0x0D: append("\\r")
+        default:
+            let digits: [UInt8] = Array("0123456789abcdef".utf8)
+            append("\\u00")
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0xF)])
+        }
     }
 
     private mutating func append(_ text: String) {

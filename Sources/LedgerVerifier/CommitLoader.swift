@@ -197,7 +197,7 @@ struct CommitLoader {
             }
             let path = prefix + entry.name
             if entry.kind == .tree && entry.mode == 0o040000 && (previous == nil || previous?.kind == .tree) {
-                if try repository.treeEntryCount(entry.id) == 0 {
+                if entry.id == ObjectID.emptyTree {
                     walk.changes.append(
                         PathChange(
                             kind: .added, path: path, mode: entry.mode, objectKind: .tree, isEmptyTree: true, size: nil)

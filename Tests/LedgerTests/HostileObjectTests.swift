@@ -44,6 +44,32 @@ struct HostileObjectTests {
         #expect(past.contains(GitObjectPolicy.name))
     }
 
+    /// An empty folder is reported by its path, at the root and below a new folder: a tree is empty exactly
+    /// when its id is the empty tree's (`git hash-object -t tree /dev/null`), so the loader tells by the id.
+    @Test func anEmptyFolderIsReportedByItsPath() throws {
+        let stock = runProcess("git", ["hash-object", "-t", "tree", "/dev/null"])
+        #expect(stock.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == ObjectID.emptyTree.hex)
+        let scratch = ScratchDirectory()
+        let ledger = TamperCorpusTests.copyOfGood(scratch)
+        let surgeon = try Surgeon(path: ledger, keys: [FixtureLedger.signer1, FixtureLedger.signer2])
+        let empty = try surgeon.repository.writeRawTreeBytes([])
+        #expect(empty == ObjectID.emptyTree)
+        let outer = try surgeon.repository.writeRawTreeBytes(
+            Surgeon.treeBytes([("100644", "a.json", surgeon.blob(Array("{}".utf8))), ("40000", "inner", empty)]))
+        var entries = surgeon.rootEntries()
+        entries.append(("40000", "empty", empty))
+        entries.append(("40000", "outer", outer))
+        surgeon.appendRootTree(Surgeon.treeBytes(entries.sorted { $0.name + "/" < $1.name + "/" }))
+        let result = TamperCorpusTests.verify(ledger)
+        #expect(result.status == 1)
+        let emptyFolders = ((result.report["findings"] as? [[String: Any]]) ?? []).filter {
+            $0["policy"] as? String == TreeWhitelistPolicy.name
+                && ($0["reason"] as? String ?? "").contains("an empty folder")
+        }
+        let paths = Set(emptyFolders.compactMap { $0["path"] as? String })
+        #expect(paths == ["empty", "outer/inner"], "\(emptyFolders)")
+    }
+
     /// docs/FORMAT.md and docs/VERIFY.md state one depth limit, the code's, which the deepest path on the
     /// whitelist (`batches/<N[0..7]>/<N>/<kind>/<a>/<hex>.json`) reaches exactly.
     @Test func theDepthLimitIsTheDeepestWhitelistedPathsAndBothDocsSayIt() throws {

@@ -39,6 +39,10 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The id of the tree with no entries (`git hash-object -t tree /dev/null`): a tree object is empty
+    /// exactly when its id is this one, since an object's id is the hash of its bytes.
+    public static let emptyTree = ObjectID(hexString: "4b825dc642cb6eb9a060e54bf8d69288fbee4904")!
+
     public var description: String { hex }
     public var short: String { String(hex.prefix(12)) }
 }

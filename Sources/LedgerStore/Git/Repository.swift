@@ -308,14 +308,3 @@ extension Repository {
         return changes
     }
 }
-
-extension Repository {
-    /// How many entries a tree has, without building them.
-    public func treeEntryCount(_ treeID: ObjectID) throws(GitError) -> Int {
-        var tree: OpaquePointer?
-        var oid = treeID.raw
-        try GitError.check(git_tree_lookup(&tree, pointer, &oid))
-        defer { git_tree_free(tree) }
-        return git_tree_entrycount(tree)
-    }
-}

@@ -13,35 +13,54 @@ enum CanonicalTree {
     /// The entries of `bytes`, or why the tree is not canonical.
     static func parse(_ bytes: [UInt8]) -> Result<[Entry], TreeViolation> {
         var entries: [Entry] = []
-        var names: Set<[UInt8]> = []
         var index = 0
+        // The files' names, kept once a folder follows a file: a file and a folder of one name need not be
+        // neighbours (`a`, `a-b`, `a/` are in git's order), while two files or two folders of one name are.
+        var fileNames: Set<[UInt8]>?
+        var hasFiles = false
         while index < bytes.count {
             guard let space = bytes[index...].firstIndex(of: 0x20) else { return .failure(.init("a truncated entry")) }
-            let mode = String(decoding: bytes[index..<space], as: UTF8.self)
             guard let nul = bytes[(space + 1)...].firstIndex(of: 0), nul + 21 <= bytes.count else {
                 return .failure(.init("a truncated entry"))
             }
             let name = Array(bytes[(space + 1)..<nul])
-            let shown = String(decoding: name, as: UTF8.self)
-            guard mode == "40000" || mode == "100644" else {
-                return .failure(.init("entry '\(shown)' has mode \(mode); only 40000 (folder) and 100644 (file)"))
-            }
-            if let reason = nameViolation(name) { return .failure(.init("entry '\(shown)': \(reason)")) }
-            guard names.insert(name).inserted else {
-                return .failure(.init("entry '\(shown)' appears twice (git and libgit2 would read different ones)"))
-            }
-            let entry = Entry(name: name, isTree: mode == "40000")
-            if let previous = entries.last, !precedes(previous, entry) {
+            let mode = bytes[index..<space]
+            let isTree = mode.elementsEqual(folderMode)
+            guard isTree || mode.elementsEqual(fileMode) else {
+                let modeText = String(decoding: mode, as: UTF8.self)
                 return .failure(
-                    .init(
-                        "entries are not in git's order ('\(shown)' after '\(String(decoding: previous.name, as: UTF8.self))')"
-                    ))
+                    .init("entry '\(shown(name))' has mode \(modeText); only 40000 (folder) and 100644 (file)"))
+            }
+            if let reason = nameViolation(name) { return .failure(.init("entry '\(shown(name))': \(reason)")) }
+            if isTree, hasFiles, fileNames == nil {
+                fileNames = Set(entries.lazy.filter { !$0.isTree }.map(\.name))
+            }
+            let entry = Entry(name: name, isTree: isTree)
+            let inOrder = entries.last.map { precedes($0, entry) } ?? true
+            // Out of order, an earlier entry of the same name is what is reported (as it always was); in
+            // order, only a file before a folder of its name can repeat one.
+            if inOrder ? isTree && fileNames?.contains(name) == true : entries.contains(where: { $0.name == name }) {
+                return .failure(
+                    .init("entry '\(shown(name))' appears twice (git and libgit2 would read different ones)"))
+            }
+            if let previous = entries.last, !inOrder {
+                return .failure(
+                    .init("entries are not in git's order ('\(shown(name))' after '\(shown(previous.name))')"))
+            }
+            if !isTree {
+                hasFiles = true
+                fileNames?.insert(name)
             }
             entries.append(entry)
             index = nul + 21
         }
         return .success(entries)
     }
+
+    private static let folderMode = Array("40000".utf8)
+    private static let fileMode = Array("100644".utf8)
+
+    private static func shown(_ name: [UInt8]) -> String { String(decoding: name, as: UTF8.self) }
 
     private static func nameViolation(_ name: [UInt8]) -> String? {
         if name.isEmpty { return "an empty name" }
@@ -55,9 +74,13 @@ enum CanonicalTree {
 
     /// git's tree order: names compared bytewise, a folder's name as if it ended in `/`.
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        let left = a.name + (a.isTree ? [0x2F] : [])
-        let right = b.name + (b.isTree ? [0x2F] : [])
-        return left.lexicographicallyPrecedes(right)
+        let common = min(a.name.count, b.name.count)
+        for index in 0..<common where a.name[index] != b.name[index] { return a.name[index] < b.name[index] }
+        // One name is the other's start: the next byte decides, a folder's being `/` and a file's none.
+        func next(_ entry: Entry) -> Int {
+            common < entry.name.count ? Int(entry.name[common]) : (entry.isTree ? 0x2F : -1)
+        }
+        return next(a) < next(b)
     }
 }
 

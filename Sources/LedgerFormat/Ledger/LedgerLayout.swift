@@ -113,7 +113,14 @@ public enum LedgerLayout {
             else { return nil }
             return (.cosignature(keyID), nil)
         }
-        let parts = path.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
+        var path = path
+        return path.withUTF8(locate(folderPath:))
+    }
+
+    /// ``locate(_:)`` for the paths in folders of numbered parts (a log entry, a batch's record): its bytes
+    /// compared in place.
+    private static func locate(folderPath path: UnsafeBufferPointer<UInt8>) -> (meaning: PathMeaning, batch: Int64?)? {
+        let parts = path.split(separator: 0x2F, omittingEmptySubsequences: false)
         if parts.count == 4, parts[0].elementsEqual(logFolder.utf8) {
             guard let sequence = number(parts[3].dropLast(5), digits: sequenceDigits), sequence >= 1,
                 parts[3].suffix(5).elementsEqual(".json".utf8),

@@ -59,15 +59,11 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
         self = SHA256.hash(data)
     }
 
+    /// The 32 bytes, in order (the words hold them big-endian; a tuple of one type is laid out as an array).
     public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for word in [words.0, words.1, words.2, words.3] {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
-            }
+        withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
+            Array($0)
         }
-        return out
     }
 
     public var hex: String { Hex.encode(bytes) }

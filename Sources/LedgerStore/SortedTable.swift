@@ -88,11 +88,15 @@ public final class SortedTable: @unchecked Sendable {
     /// the file as it is given; what is held until the end is its offset, 8 bytes an entry — the offsets
     /// come before the entries in the file, so they are written over the room left for them, and the
     /// checksum is combined from the checksums of the parts (`crc32_combine`).
+    /// `isComplete` is asked once the entries are written, before the file replaces the old one: false (the
+    /// source had more entries than the header counts) stops the program with the old file in place.
     static func write(
-        header: Header, to path: String, mode: mode_t, durable: Bool, entry: (Int) -> (key: [UInt8], value: [UInt8])
+        header: Header, to path: String, mode: mode_t, durable: Bool, entry: (Int) -> (key: [UInt8], value: [UInt8]),
+        isComplete: () -> Bool = { true }
     ) throws(DurableFile.WriteError) {
         try DurableFile.write(to: path, mode: mode, durable: durable) { (output) throws(DurableFile.WriteError) in
             try encode(header: header, into: &output, entry: entry)
+            precondition(isComplete(), "a table's source holds more entries than its header counts")
         }
     }
 
@@ -225,6 +229,12 @@ public final class SortedTable: @unchecked Sendable {
         }
         guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
         return (cursor..<cursor + length, cursor + length..<end)
+    }
+
+    /// Gives back the pages of the mapping that reads have touched (`MADV_DONTNEED`; the mapping is private
+    /// and read-only, so the next read fetches them from the file again).
+    public func releasePages() {
+        madvise(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count, MADV_DONTNEED)
     }
 
     /// The value stored under `key`, nil when the table has none.

@@ -56,6 +56,24 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     private var delta: SortedTable?
     private var changes: [Key: Value]
     public private(set) var count: Int
+    /// Where entries go past a limit held in memory (``Spill``); nil: all stay in memory.
+    public var spill: Spill?
+    /// Whether `file` is a table this map spilled to (removed once mapped), not one loaded from a path:
+    /// a save then writes a full table, never a delta over it.
+    private var fileIsSpilled = false
+
+    /// A map that holds at most `limit` entries in memory: past it, every entry is written to a table in
+    /// `folder` (streamed, the saved tables' entries copied as they are), the file is mapped and removed
+    /// at once, and the map reads it in place from then on, its changes in memory until the next spill.
+    public struct Spill: Sendable {
+        public let folder: String
+        public let limit: Int
+
+        public init(folder: String, limit: Int) {
+            self.folder = folder
+            self.limit = limit
+        }
+    }
 
     /// In memory, the changes are folded into a new base once they outnumber half the map (and 4 096):
     /// a fold copies the whole map, so the map doubles between folds and folding costs O(1) a change.
@@ -95,10 +113,52 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public mutating func set(_ key: Key, _ value: Value) {
         if changes.isEmpty, memory != nil, isKnownUniquelyReferenced(&memory) {
             if memory!.entries.updateValue(value, forKey: key) == nil { count += 1 }
+        } else {
+            if changes.updateValue(value, forKey: key) == nil, !baseContains(key) { count += 1 }
+            if spill == nil, changes.count > max(Self.foldMinimum, count / 2) { fold() }
+        }
+        if let spill, heldInMemory >= spill.limit { spillEntries(spill) }
+    }
+
+    /// Writes every entry to a table in `spill.folder` and reads it from there: the memory they held is
+    /// released. A table that cannot be written or opened leaves the map as it was, and spilling off.
+    private mutating func spillEntries(_ spill: Spill) {
+        let path = spill.folder + "/onym-ledger-spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).table"
+        defer { unlink(path) }
+        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
+        held.append(contentsOf: changes.keys)
+        held.sort(by: Codec.precedes)
+        let header = SortedTable.Header(kind: Codec.kind, tip: Self.spillTip, base: nil, count: count, note: 0)
+        do {
+            try write(
+                SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: 0o600,
+                durable: false)
+        } catch {
+            self.spill = nil
             return
         }
-        if changes.updateValue(value, forKey: key) == nil, !baseContains(key) { count += 1 }
-        if changes.count > max(Self.foldMinimum, count / 2) { fold() }
+        // This run wrote the file whole: its identity is trusted at once, as after a save.
+        guard let table = SortedTable.open(path, kind: Codec.kind, trusted: FileIdentity.of(path: path)),
+            table.header.count == count
+        else {
+            self.spill = nil
+            return
+        }
+        memory = nil
+        file = table
+        delta = nil
+        changes = [:]
+        fileIsSpilled = true
+    }
+
+    /// The tip a spilled table's header names: none (it is never loaded by a tip).
+    private static var spillTip: ObjectID { ObjectID(rawBytes: [UInt8](repeating: 0, count: 20))! }
+
+    /// Gives back the memory pages the mapped tables' lookups have touched (they are read again from the
+    /// file when needed): a spilled map's file would otherwise stay resident as lookups reach all of it.
+    public func releasePages() {
+        file?.releasePages()
+        delta?.releasePages()
     }
 
     private func baseValue(_ key: Key) -> Value? {
@@ -125,6 +185,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         }
         return value
     }
+
+    /// How many entries the map holds in memory (its in-memory base and its changes).
+    var heldInMemory: Int { (memory?.entries.count ?? 0) + changes.count }
 
     /// Whether the base is a file that was checked whole when it was opened (nil for a base in memory).
     var baseCheckedWhole: Bool? { file?.checkedWhole }
@@ -184,6 +247,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             memory = Memory(dictionary())
             file = nil
             delta = nil
+            fileIsSpilled = false
         }
         changes = [:]
     }
@@ -238,13 +302,14 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         private var savedEntry: (key: [UInt8], value: [UInt8])?
         private var heldIndex = 0
         private var heldKey: [UInt8]?
-        private(set) var isFinished = false
+        private(set) var isFinished: Bool
 
         init(map: LayeredMap, saved: SavedEntries, held: [Key]) {
             self.map = map
             self.saved = saved
             self.held = held
             savedEntry = self.saved.next().map { ($0.key, $0.value) }
+            isFinished = savedEntry == nil && held.isEmpty
         }
 
         mutating func next() -> (key: [UInt8], value: [UInt8]) {
@@ -297,7 +362,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         throws(DurableFile.WriteError)
     {
         let deltaCount = delta?.header.count ?? 0
-        if let full = file, deltaCount + changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction) {
+        if let full = file, !fileIsSpilled,
+            deltaCount + changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction)
+        {
             let saved = delta ?? full
             // Unchanged, and the full table's identity already recorded (or not recordable yet): nothing to write.
             if saved.header.tip == tip && changes.isEmpty && saved.header.note == note
@@ -345,8 +412,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         _ saved: SavedEntries, held: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool
     ) throws(DurableFile.WriteError) {
         var entries = OrderedEntries(map: self, saved: saved, held: held)
-        try SortedTable.write(header: header, to: path, mode: mode, durable: durable) { _ in entries.next() }
-        precondition(header.count == 0 || entries.isFinished, "a map's count disagrees with its entries")
+        try SortedTable.write(
+            header: header, to: path, mode: mode, durable: durable, entry: { _ in entries.next() },
+            isComplete: { entries.isFinished })
     }
 }
 

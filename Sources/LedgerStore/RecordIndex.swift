@@ -127,6 +127,19 @@ public struct RecordIndex: Sendable, Equatable {
 
     public var count: Int { batches.count }
 
+    /// How many records a verifier's index holds in memory before it keeps them in a table beside the run
+    /// (``spill(into:)``): above the 7.7 × 10^5 of 10^6 write entries, so runs of that size never spill.
+    public static let spillLimit = 1 << 20
+
+    /// Keeps the index, past ``spillLimit`` records held in memory, in a table in `folder` read in place
+    /// (``LayeredMap/Spill``): at 10^7 write entries its dictionary was ~1 GB of a full verify's memory.
+    public mutating func spill(into folder: String) {
+        batches.spill = LayeredMap<Codec>.Spill(folder: folder, limit: Self.spillLimit)
+    }
+
+    /// Gives back the memory pages lookups touched in the index's mapped tables.
+    public func releasePages() { batches.releasePages() }
+
     /// The batch that stored `key`, nil when none did.
     public func batch(of key: Key) -> Int64? {
         batches[key].map { Int64($0.batch) }

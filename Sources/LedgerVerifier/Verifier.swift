@@ -128,6 +128,10 @@ public enum Verifier {
                 if let oversized = chain.oversized { return refusedOversized(tip: tip, oversized) }
             }
             summary.resumedFrom = start
+            // The record index grows with every record the run reads: past a million it is kept in a table
+            // beside the run, its pages given back now and then (docs/DECISIONS.md, "A long run keeps its
+            // record index in a table").
+            state.records.spill(into: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
             let signaturesBefore = summary.signaturesChecked
             let commits = chain.commits(after: start)
             let clock = PhaseClock()
@@ -153,6 +157,7 @@ public enum Verifier {
                     summary.logHandovers.append(handover)
                 }
                 state.apply(step)
+                if offset % Self.pagesReleasedEvery == Self.pagesReleasedEvery - 1 { state.records.releasePages() }
                 clock.lap("apply")
                 disposal.dispose(step)
                 options.progress?(offset + 1, commits.count)
@@ -203,6 +208,9 @@ public enum Verifier {
     }
 
     /// A report for a repository refused because a commit on its chain is too large to read.
+    /// How often (in commits) the record index's mapped tables give back the pages lookups touched.
+    static let pagesReleasedEvery = 64
+
     private static func refusedOversized(tip: ObjectID, _ oversized: (id: ObjectID, size: Int)) -> VerificationReport {
         refusedUnread(
             tip: tip,

@@ -268,6 +268,43 @@ struct LayeredMapTests {
         #expect(last.count == 6_001 && last["delta-500"] == [3] && last["delta-999"] == [2] && last["one-more"] == [4])
     }
 
+    /// A map with a spill limit holds at most that many entries in memory: past it, everything goes to a
+    /// table in the spill folder (removed once mapped) and is read from there. Checked against a dictionary
+    /// through inserts and updates, a copy taken before a spill, and a save and load after spills.
+    @Test func aMapPastItsSpillLimitKeepsItsEntriesInATable() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let spillFolder = folder + "/spill"
+        try FileManager.default.createDirectory(atPath: spillFolder, withIntermediateDirectories: true)
+        var random = SeededGenerator(state: 20_261_203)
+        var map = Map()
+        map.spill = Map.Spill(folder: spillFolder, limit: 300)
+        var model: [String: [UInt8]] = [:]
+        var copy: (map: Map, model: [String: [UInt8]])?
+        var mostHeld = 0
+        for step in 0..<5_000 {
+            let existing = !model.isEmpty && Int.random(in: 0..<3, using: &random) == 0
+            let key = existing ? model.keys.randomElement(using: &random)! : "k\(random.next() % 100_000)"
+            let value = [UInt8(step % 251)]
+            model[key] = value
+            map.set(key, value)
+            mostHeld = max(mostHeld, map.heldInMemory)
+            if step == 1_000 { copy = (map, model) }
+            if step % 500 == 0 { map.releasePages() }
+        }
+        #expect(mostHeld < 300)
+        #expect(map.count == model.count && map.dictionary() == model)
+        for key in model.keys.prefix(200) { #expect(map[key] == model[key]) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spillFolder).isEmpty)
+        let earlier = try #require(copy)
+        #expect(earlier.map.dictionary() == earlier.model)
+        // Saved after spilling: a full table of everything (never a delta over the removed spill file).
+        let path = folder + "/spilled.table"
+        try map.save(to: path, tip: Self.tip(1), note: 5, durable: false)
+        let (loaded, note) = try #require(Map.load(from: path, tip: Self.tip(1)))
+        #expect(note == 5 && loaded.count == model.count && loaded.dictionary() == model)
+    }
+
     @Test func copiesAreIndependentValues() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -242,7 +242,7 @@ struct LayeredMapTests {
     /// A run that continues reads what it touches: loading the files (full table and delta) decodes
     /// none of their values, a lookup decodes the one it finds, and a save copies the delta's entries
     /// without decoding them. (A delta decoded whole at every load made each single append at 10^6 write
-    /// entries cost 71 ms instead of 28 ms with a 3 900-binding delta: BENCHMARKS.md.)
+    /// entries cost 59–71 ms instead of 28 ms with a 3 900-binding delta: BENCHMARKS.md.)
     @Test func loadingAndSavingADeltaDecodesOnlyWhatIsLookedUp() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

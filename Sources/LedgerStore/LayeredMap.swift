@@ -125,14 +125,8 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     private mutating func spillEntries(_ spill: Spill) {
         let path = spill.folder + "/onym-ledger-spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).table"
         defer { unlink(path) }
-        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
-        held.append(contentsOf: changes.keys)
-        held.sort(by: Codec.precedes)
-        let header = SortedTable.Header(kind: Codec.kind, tip: Self.spillTip, base: nil, count: count, note: 0)
         do {
-            try write(
-                SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: 0o600,
-                durable: false)
+            try writeWhole(to: path, tip: Self.spillTip, note: 0, mode: 0o600, durable: false)
         } catch {
             self.spill = nil
             return
@@ -356,7 +350,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
 
     /// Saves the map as of `tip`: the changes since the full table this map was loaded from, as a delta,
     /// while they are few (never rewriting the full table, which another reader may have mapped); else a new
-    /// full table and no delta. `note` is kept in the header. The delta also records the full table's file
+    /// full table, and an empty delta recording its identity. `note` is kept in the header. The delta also records the full table's file
     /// identity once a run checked the table whole (an empty delta when nothing else changed).
     public func save(to path: String, tip: ObjectID, note: UInt64, mode: mode_t = 0o600, durable: Bool)
         throws(DurableFile.WriteError)
@@ -384,15 +378,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
                 header: header, to: Self.deltaPath(path), mode: mode, durable: durable)
             return
         }
-        // Every entry in the table's order, streamed to the file: the saved tables' as they are, merged with
-        // those in memory (the keys held in memory the one array the save makes).
-        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
-        held.append(contentsOf: changes.keys)
-        held.sort(by: Codec.precedes)
-        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
-        try write(
-            SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: mode,
-            durable: durable)
+        try writeWhole(to: path, tip: tip, note: note, mode: mode, durable: durable)
         // What this run just wrote needs no check by the next: an empty delta records the new table's
         // identity (a later version is written to a new file and renamed over it: another inode).
         guard let identity = FileIdentity.of(path: path) else {
@@ -403,6 +389,20 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             kind: Codec.kind, tip: tip, base: tip, count: 0, note: note, baseIdentity: identity, entries: count)
         try write(
             SavedEntries(full: nil, delta: nil), held: [], header: empty, to: Self.deltaPath(path), mode: mode,
+            durable: durable)
+    }
+
+    /// Writes every entry as a full table, in the table's order, streamed: the saved tables' as they are,
+    /// merged with those in memory (the keys held in memory the one array it makes).
+    private func writeWhole(to path: String, tip: ObjectID, note: UInt64, mode: mode_t, durable: Bool)
+        throws(DurableFile.WriteError)
+    {
+        var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
+        held.append(contentsOf: changes.keys)
+        held.sort(by: Codec.precedes)
+        let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
+        try write(
+            SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: mode,
             durable: durable)
     }
 

@@ -131,7 +131,8 @@ public enum Verifier {
             // The record index grows with every record the run reads: past a million it is kept in a table
             // beside the run, its pages given back now and then (docs/DECISIONS.md, "A long run keeps its
             // record index in a table").
-            state.records.spill(into: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+            let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+            state.records.spill(into: temporary.isEmpty ? "/tmp" : temporary)
             let signaturesBefore = summary.signaturesChecked
             let commits = chain.commits(after: start)
             let clock = PhaseClock()

@@ -127,14 +127,10 @@ public struct RecordIndex: Sendable, Equatable {
 
     public var count: Int { batches.count }
 
-    /// How many records a verifier's index holds in memory before it keeps them in a table beside the run
-    /// (``spill(into:)``): above the 7.7 × 10^5 of 10^6 write entries, so runs of that size never spill.
-    public static let spillLimit = 1 << 20
-
-    /// Keeps the index, past ``spillLimit`` records held in memory, in a table in `folder` read in place
+    /// Keeps the index, past `limit` records held in memory, in a table in `folder` read in place
     /// (``LayeredMap/Spill``): at 10^7 write entries its dictionary was ~1 GB of a full verify's memory.
-    public mutating func spill(into folder: String) {
-        batches.spill = LayeredMap<Codec>.Spill(folder: folder, limit: Self.spillLimit)
+    public mutating func spill(into folder: String, limit: Int) {
+        batches.spill = LayeredMap<Codec>.Spill(folder: folder, limit: limit)
     }
 
     /// Gives back the memory pages lookups touched in the index's mapped tables.

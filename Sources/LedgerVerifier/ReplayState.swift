@@ -97,6 +97,20 @@ public struct ReplayState: Sendable, Equatable {
         maps.bindings.set(binding, record)
     }
 
+    /// Keeps the record index and the binding table, past `limits`, in tables in the limits' folder
+    /// (``MemoryLimits``).
+    public mutating func spill(_ limits: MemoryLimits) {
+        records.spill(into: limits.folder, limit: limits.records)
+        maps.bindings.spill = BindingTable.Spill(folder: limits.folder, limit: limits.bindings)
+    }
+
+    /// Gives back the memory pages lookups touched in the mapped tables of the record index and the
+    /// binding table (a spilled table is read again from its file when needed).
+    public func releasePages() {
+        records.releasePages()
+        maps.bindings.releasePages()
+    }
+
     /// Whether `key` may sign the next commit.
     public func admitsSigner(_ key: Ed25519.PublicKey) -> Bool {
         if let signers { return signers.contains(key) }

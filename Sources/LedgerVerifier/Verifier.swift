@@ -35,6 +35,8 @@ public enum Verifier {
         public var witnesses: [NoteKey] = []
         public var quorum = 0
         public var witnessMaxAge: Int64?
+        /// How much of the state that grows with the ledger the run holds in memory (``MemoryLimits``).
+        public var memory = MemoryLimits()
 
         public init(trustRoot: TrustRoot?, now: Instant) {
             self.trustRoot = trustRoot
@@ -128,11 +130,10 @@ public enum Verifier {
                 if let oversized = chain.oversized { return refusedOversized(tip: tip, oversized) }
             }
             summary.resumedFrom = start
-            // The record index grows with every record the run reads: past a million it is kept in a table
-            // beside the run, its pages given back now and then (docs/DECISIONS.md, "A long run keeps its
-            // record index in a table").
-            let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? ""
-            state.records.spill(into: temporary.isEmpty ? "/tmp" : temporary)
+            // The record index and the binding table grow with the ledger: past their limits they are kept in
+            // tables beside the run, their pages given back now and then (docs/DECISIONS.md, "A long run keeps
+            // its growing state in tables").
+            state.spill(options.memory)
             let signaturesBefore = summary.signaturesChecked
             let commits = chain.commits(after: start)
             let clock = PhaseClock()
@@ -158,7 +159,7 @@ public enum Verifier {
                     summary.logHandovers.append(handover)
                 }
                 state.apply(step)
-                if offset % Self.pagesReleasedEvery == Self.pagesReleasedEvery - 1 { state.records.releasePages() }
+                if offset % Self.pagesReleasedEvery == Self.pagesReleasedEvery - 1 { state.releasePages() }
                 clock.lap("apply")
                 disposal.dispose(step)
                 options.progress?(offset + 1, commits.count)
@@ -208,10 +209,10 @@ public enum Verifier {
         return report
     }
 
-    /// A report for a repository refused because a commit on its chain is too large to read.
-    /// How often (in commits) the record index's mapped tables give back the pages lookups touched.
+    /// How often (in commits) the mapped tables give back the pages lookups touched.
     static let pagesReleasedEvery = 64
 
+    /// A report for a repository refused because a commit on its chain is too large to read.
     private static func refusedOversized(tip: ObjectID, _ oversized: (id: ObjectID, size: Int)) -> VerificationReport {
         refusedUnread(
             tip: tip,

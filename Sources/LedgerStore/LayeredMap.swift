@@ -49,22 +49,22 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         init(_ entries: [Key: Value]) { self.entries = entries }
     }
 
-    /// The base: in memory (`memory`), or a full table (`file`) and the delta loaded over it (`delta`);
-    /// exactly one of `memory` and `file` is set.
+    /// The base: in memory (`memory`), a full table (`file`) and the delta loaded over it (`delta`), or a
+    /// table this map spilled to (`spilled`, removed once opened: a save then writes a full table, never a
+    /// delta over it); exactly one of `memory`, `file` and `spilled` is set.
     private var memory: Memory?
     private var file: SortedTable?
     private var delta: SortedTable?
+    private var spilled: SpilledTable?
     private var changes: [Key: Value]
     public private(set) var count: Int
     /// Where entries go past a limit held in memory (``Spill``); nil: all stay in memory.
     public var spill: Spill?
-    /// Whether `file` is a table this map spilled to (removed once mapped), not one loaded from a path:
-    /// a save then writes a full table, never a delta over it.
-    private var fileIsSpilled = false
 
     /// A map that holds at most `limit` entries in memory: past it, every entry is written to a table in
-    /// `folder` (streamed, the saved tables' entries copied as they are), the file is mapped and removed
-    /// at once, and the map reads it in place from then on, its changes in memory until the next spill.
+    /// `folder` (streamed, the saved tables' entries copied as they are), the file is opened and removed
+    /// at once, and the map reads it with `pread` from then on (``SpilledTable``), its changes in memory
+    /// until the next spill.
     public struct Spill: Sendable {
         public let folder: String
         public let limit: Int
@@ -120,6 +120,23 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         if let spill, heldInMemory >= spill.limit { spillEntries(spill) }
     }
 
+    /// Sets `key`'s value unless the map holds one; whether it set it. One lookup of the base where reading
+    /// the key and then setting it makes two (a spilled base is read from its file).
+    public mutating func setIfAbsent(_ key: Key, _ value: Value) -> Bool {
+        if changes[key] != nil { return false }
+        if changes.isEmpty, memory != nil, isKnownUniquelyReferenced(&memory) {
+            guard memory!.entries[key] == nil else { return false }
+            memory!.entries[key] = value
+        } else {
+            guard !baseContains(key) else { return false }
+            changes[key] = value
+            if spill == nil, changes.count > max(Self.foldMinimum, (count + 1) / 2) { fold() }
+        }
+        count += 1
+        if let spill, heldInMemory >= spill.limit { spillEntries(spill) }
+        return true
+    }
+
     /// Writes every entry to a table in `spill.folder` and reads it from there: the memory they held is
     /// released. A table that cannot be written or opened leaves the map as it was, and spilling off.
     private mutating func spillEntries(_ spill: Spill) {
@@ -131,25 +148,22 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             self.spill = nil
             return
         }
-        // This run wrote the file whole: its identity is trusted at once, as after a save.
-        guard let table = SortedTable.open(path, kind: Codec.kind, trusted: FileIdentity.of(path: path)),
-            table.header.count == count
-        else {
+        guard let table = SpilledTable(path: path, kind: Codec.kind), table.header.count == count else {
             self.spill = nil
             return
         }
         memory = nil
-        file = table
+        file = nil
         delta = nil
+        spilled = table
         changes = [:]
-        fileIsSpilled = true
     }
 
     /// The tip a spilled table's header names: none (it is never loaded by a tip).
     private static var spillTip: ObjectID { ObjectID(rawBytes: [UInt8](repeating: 0, count: 20))! }
 
     /// Gives back the memory pages the mapped tables' lookups have touched (they are read again from the
-    /// file when needed): a spilled map's file would otherwise stay resident as lookups reach all of it.
+    /// file when needed).
     public func releasePages() {
         file?.releasePages()
         delta?.releasePages()
@@ -158,8 +172,9 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     private func baseValue(_ key: Key) -> Value? {
         if let memory { return memory.entries[key] }
         let keyBytes = Codec.bytes(of: key)
-        if let delta, let bytes = delta.value(for: keyBytes) { return Self.decoded(bytes, key: key, in: delta) }
-        if let file, let bytes = file.value(for: keyBytes) { return Self.decoded(bytes, key: key, in: file) }
+        if let spilled { return spilled.value(for: keyBytes).map { Self.decoded($0, key: key) } }
+        if let delta, let bytes = delta.value(for: keyBytes) { return Self.decoded(bytes, key: key) }
+        if let file, let bytes = file.value(for: keyBytes) { return Self.decoded(bytes, key: key) }
         return nil
     }
 
@@ -167,15 +182,16 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     private func baseContains(_ key: Key) -> Bool {
         if let memory { return memory.entries[key] != nil }
         let keyBytes = Codec.bytes(of: key)
+        if let spilled { return spilled.contains(keyBytes) }
         return delta?.contains(keyBytes) == true || file?.contains(keyBytes) == true
     }
 
-    /// A value read from `file`, whose checksum passed when it was opened (or by the run that recorded its
-    /// identity): only a codec that disagrees with its own writer fails here, and that stops the program
-    /// rather than continuing from a guess.
-    private static func decoded(_ bytes: [UInt8], key: Key, in file: SortedTable) -> Value {
+    /// A value read from a table whose checksum passed when it was opened (or by the run that recorded its
+    /// identity), or that this run wrote: only a codec that disagrees with its own writer fails here, and
+    /// that stops the program rather than continuing from a guess.
+    private static func decoded(_ bytes: [UInt8], key: Key) -> Value {
         guard let value = Codec.value(from: bytes, key: key) else {
-            preconditionFailure("local state table \(file.header.kind) holds a value its codec does not read")
+            preconditionFailure("local state table \(Codec.kind) holds a value its codec does not read")
         }
         return value
     }
@@ -190,11 +206,11 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     public func forEach(_ body: (Key, Value) -> Void) {
         if let memory {
             for (key, value) in memory.entries where changes[key] == nil { body(key, value) }
-        } else if let file {
-            var saved = SavedEntries(full: file, delta: delta)
-            while let (keyBytes, valueBytes, table) = saved.next() {
-                let key = Self.decodedKey(keyBytes, in: table)
-                if changes[key] == nil { body(key, Self.decoded(valueBytes, key: key, in: table)) }
+        } else {
+            var saved = savedEntries
+            while let (keyBytes, valueBytes) = saved.next() {
+                let key = Self.decodedKey(keyBytes)
+                if changes[key] == nil { body(key, Self.decoded(valueBytes, key: key)) }
             }
         }
         for (key, value) in changes { body(key, value) }
@@ -206,10 +222,10 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         all.reserveCapacity(count)
         if let memory {
             for key in memory.entries.keys where changes[key] == nil { all.append(key) }
-        } else if let file {
-            var saved = SavedEntries(full: file, delta: delta)
-            while let (keyBytes, _, table) = saved.next() {
-                let key = Self.decodedKey(keyBytes, in: table)
+        } else {
+            var saved = savedEntries
+            while let (keyBytes, _) = saved.next() {
+                let key = Self.decodedKey(keyBytes)
                 if changes[key] == nil { all.append(key) }
             }
         }
@@ -217,11 +233,17 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         return all
     }
 
-    private static func decodedKey(_ bytes: [UInt8], in file: SortedTable) -> Key {
+    private static func decodedKey(_ bytes: [UInt8]) -> Key {
         guard let key = Codec.key(from: bytes) else {
-            preconditionFailure("local state table \(file.header.kind) holds a key its codec does not read")
+            preconditionFailure("local state table \(Codec.kind) holds a key its codec does not read")
         }
         return key
+    }
+
+    /// The entries of the base's tables (none for a base in memory).
+    private var savedEntries: SavedEntries {
+        if let spilled { return SavedEntries(spilled: spilled) }
+        return SavedEntries(full: file, delta: delta)
     }
 
     /// Every entry as a dictionary (for the few readers that want the whole map: reports, reconcile).
@@ -241,27 +263,48 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             memory = Memory(dictionary())
             file = nil
             delta = nil
-            fileIsSpilled = false
+            spilled = nil
         }
         changes = [:]
     }
 
     /// The saved tables' entries in key order, as bytes: the full table's merged with the delta's, a key in
-    /// both taken from the delta (the newer value); each with the table it was read from.
+    /// both taken from the delta (the newer value) — or a spilled table's. The pages read are given back as
+    /// the walk goes (``releasedEvery``): a walk reads the whole file, which would otherwise stay resident.
     private struct SavedEntries {
         let full: SortedTable?
         let delta: SortedTable?
+        private var spilled: SpilledTable.Reader?
         private var fullIndex = 0
         private var deltaIndex = 0
         private var fullEntry: (key: [UInt8], value: [UInt8])?
         private var deltaEntry: (key: [UInt8], value: [UInt8])?
+        private var walked = 0
+
+        /// How many entries a walk reads between givings back of the pages.
+        static var releasedEvery: Int { 1 << 16 }
 
         init(full: SortedTable?, delta: SortedTable?) {
             self.full = full
             self.delta = delta
         }
 
-        mutating func next() -> (key: [UInt8], value: [UInt8], table: SortedTable)? {
+        init(spilled: SpilledTable) {
+            full = nil
+            delta = nil
+            self.spilled = SpilledTable.Reader(spilled)
+        }
+
+        mutating func next() -> (key: [UInt8], value: [UInt8])? {
+            walked += 1
+            if var reader = spilled {
+                defer { spilled = reader }
+                return walked <= reader.table.header.count ? reader.entry(at: walked - 1) : nil
+            }
+            if walked % Self.releasedEvery == 0 {
+                full?.releasePages()
+                delta?.releasePages()
+            }
             if fullEntry == nil, let full, fullIndex < full.header.count {
                 fullEntry = full.entryBytes(at: fullIndex)
                 fullIndex += 1
@@ -275,14 +318,14 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
                 return nil
             case (let entry?, nil):
                 fullEntry = nil
-                return (entry.key, entry.value, full!)
+                return entry
             case (let older?, let newer?) where SortedTable.compare(older.key, newer.key) < 0:
                 fullEntry = nil
-                return (older.key, older.value, full!)
+                return older
             case (let older, let newer?):
                 if let older, SortedTable.compare(older.key, newer.key) == 0 { fullEntry = nil }
                 deltaEntry = nil
-                return (newer.key, newer.value, delta!)
+                return newer
             }
         }
     }
@@ -302,7 +345,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             self.map = map
             self.saved = saved
             self.held = held
-            savedEntry = self.saved.next().map { ($0.key, $0.value) }
+            savedEntry = self.saved.next()
             isFinished = savedEntry == nil && held.isEmpty
         }
 
@@ -311,7 +354,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
             if let entry = savedEntry {
                 let order = heldKey.map { SortedTable.compare(entry.key, $0) } ?? -1
                 if order <= 0 {
-                    savedEntry = saved.next().map { ($0.key, $0.value) }
+                    savedEntry = saved.next()
                     if order < 0 { return finishing(entry) }
                 }
             }
@@ -356,7 +399,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         throws(DurableFile.WriteError)
     {
         let deltaCount = delta?.header.count ?? 0
-        if let full = file, !fileIsSpilled,
+        if let full = file,
             deltaCount + changes.count <= max(Self.deltaMinimum, count / Self.deltaFraction)
         {
             let saved = delta ?? full
@@ -401,9 +444,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         held.append(contentsOf: changes.keys)
         held.sort(by: Codec.precedes)
         let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
-        try write(
-            SavedEntries(full: file, delta: delta), held: held, header: header, to: path, mode: mode,
-            durable: durable)
+        try write(savedEntries, held: held, header: header, to: path, mode: mode, durable: durable)
     }
 
     /// Writes the table `header` describes: `saved` merged with `held` (keys in the table's order, their

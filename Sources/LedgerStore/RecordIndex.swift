@@ -153,7 +153,7 @@ public struct RecordIndex: Sendable, Equatable {
     /// Records where `key` is stored. The first batch to store a key keeps it: the ledger stores each
     /// record once, and the policies refuse a second copy.
     public mutating func insert(_ key: Key, _ location: Location) {
-        if batches[key] == nil { batches.set(key, location) }
+        _ = batches.setIfAbsent(key, location)
         lastBatch = max(lastBatch, Int64(location.batch))
     }
 

@@ -170,23 +170,30 @@ public final class SortedTable: @unchecked Sendable {
             header: header, identity: identity, checkedWhole: !trust, mapping: mapping, offsetsStart: offsetsStart)
     }
 
-    private static func validated(_ bytes: UnsafeRawBufferPointer, kind: String, whole: Bool) -> (Header, Int)? {
-        guard bytes.count >= 4, let newline = bytes.prefix(512).firstIndex(of: 0x0A) else { return nil }
+    /// The header line at the start of `bytes` (at most its first 512 bytes are read) if it is a table of
+    /// `kind`, and where the offsets start.
+    static func header(_ bytes: UnsafeRawBufferPointer, kind: String) -> (Header, offsetsStart: Int)? {
+        guard let newline = bytes.prefix(512).firstIndex(of: 0x0A) else { return nil }
         let fields = String(decoding: bytes[..<newline], as: UTF8.self).split(
             separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 10, fields[0...2].joined(separator: " ") == magic, fields[3] == kind,
             let tip = ObjectID(hexString: String(fields[4])),
-            let count = Int(fields[6]), count >= 0, let note = UInt64(fields[7]), !fields[8].isEmpty,
-            let entries = Int(fields[9]), entries >= 0
+            let count = Int(fields[6]), count >= 0, count < Int.max / 16, let note = UInt64(fields[7]),
+            !fields[8].isEmpty, let entries = Int(fields[9]), entries >= 0
         else { return nil }
         let base = fields[5] == noBase ? nil : ObjectID(hexString: String(fields[5]))
         guard fields[5] == noBase ? entries == count : base != nil else { return nil }
         let header = Header(
             kind: kind, tip: tip, base: base, count: count, note: note,
             baseIdentity: fields[8] == "-" ? nil : String(fields[8]), entries: entries)
-        let offsetsStart = newline + 1
-        let (offsetBytes, overflow) = (count + 1).multipliedReportingOverflow(by: 8)
-        guard !overflow, bytes.count - 4 - offsetsStart >= offsetBytes else { return nil }
+        return (header, newline + 1)
+    }
+
+    private static func validated(_ bytes: UnsafeRawBufferPointer, kind: String, whole: Bool) -> (Header, Int)? {
+        guard bytes.count >= 4, let (header, offsetsStart) = header(bytes, kind: kind) else { return nil }
+        let count = header.count
+        let offsetBytes = 8 * (count + 1)
+        guard bytes.count - 4 - offsetsStart >= offsetBytes else { return nil }
         guard whole else { return (header, offsetsStart) }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
         let computed = UInt32(crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count - 4))
@@ -227,6 +234,31 @@ public final class SortedTable: @unchecked Sendable {
             if byte & 0x80 == 0 { break }
             shift += 7
         }
+        guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
+        return (cursor..<cursor + length, cursor + length..<end)
+    }
+
+    /// An entry's bytes split into its key (after the LEB128 length) and value (the rest); both empty when
+    /// the length does not fit.
+    static func split(_ entry: ArraySlice<UInt8>) -> (key: [UInt8], value: [UInt8]) {
+        let (key, value) = ranges(entry)
+        return (Array(entry[key]), Array(entry[value]))
+    }
+
+    /// The ranges of an entry's key and value within `entry` (both empty, at its end, when the length does
+    /// not fit).
+    static func ranges(_ entry: ArraySlice<UInt8>) -> (key: Range<Int>, value: Range<Int>) {
+        var cursor = entry.startIndex
+        var length = 0
+        var shift = 0
+        while cursor < entry.endIndex, shift < 63 {
+            let byte = entry[cursor]
+            cursor += 1
+            length |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        let end = entry.endIndex
         guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
         return (cursor..<cursor + length, cursor + length..<end)
     }

@@ -269,8 +269,10 @@ struct LayeredMapTests {
     }
 
     /// A map with a spill limit holds at most that many entries in memory: past it, everything goes to a
-    /// table in the spill folder (removed once mapped) and is read from there. Checked against a dictionary
-    /// through inserts and updates, a copy taken before a spill, and a save and load after spills.
+    /// table in the spill folder (removed once opened) and is read from there with `pread`, never mapped.
+    /// Checked against a dictionary through inserts and updates of values of every length (blocks of
+    /// entries read whole), sets only when absent, every key and keys it does not hold, a copy taken before
+    /// a spill, and a save and load after spills.
     @Test func aMapPastItsSpillLimitKeepsItsEntriesInATable() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -285,17 +287,28 @@ struct LayeredMapTests {
         for step in 0..<5_000 {
             let existing = !model.isEmpty && Int.random(in: 0..<3, using: &random) == 0
             let key = existing ? model.keys.randomElement(using: &random)! : "k\(random.next() % 100_000)"
-            let value = [UInt8(step % 251)]
-            model[key] = value
-            map.set(key, value)
+            let value = (0..<(step % 40)).map { UInt8(truncatingIfNeeded: step &+ $0) }
+            if step % 7 == 0 {
+                // Set only when absent: says whether it did.
+                #expect(map.setIfAbsent(key, value) == (model[key] == nil))
+                if model[key] == nil { model[key] = value }
+            } else {
+                model[key] = value
+                map.set(key, value)
+            }
             mostHeld = max(mostHeld, map.heldInMemory)
             if step == 1_000 { copy = (map, model) }
             if step % 500 == 0 { map.releasePages() }
         }
         #expect(mostHeld < 300)
         #expect(map.count == model.count && map.dictionary() == model)
-        for key in model.keys.prefix(200) { #expect(map[key] == model[key]) }
+        #expect(model.keys.allSatisfy { map[$0] == model[$0] })
+        let absent = ["", "a", "k", "k-", "zzz"] + (0..<200).map { "k\($0 * 7 + 100_000)" }
+        #expect(absent.allSatisfy { map[$0] == nil })
         #expect(try FileManager.default.contentsOfDirectory(atPath: spillFolder).isEmpty)
+        // Read, not mapped: no mapping of a spill file is left in the process.
+        let maps = String(decoding: try #require(DurableFile.read("/proc/self/maps")), as: UTF8.self)
+        #expect(!maps.contains(spillFolder))
         let earlier = try #require(copy)
         #expect(earlier.map.dictionary() == earlier.model)
         // Saved after spilling: a full table of everything (never a delta over the removed spill file).

@@ -63,7 +63,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
 
     /// A map that holds at most `limit` entries in memory: past it, every entry is written to a table in
     /// `folder` (streamed, the saved tables' entries copied as they are), the file is opened and removed
-    /// at once, and the map reads it with `pread` from then on (``SpilledTable``), its changes in memory
+    /// at once, and the map reads it with `pread` from then on (`SpilledTable`), its changes in memory
     /// until the next spill.
     public struct Spill: Sendable {
         public let folder: String
@@ -270,7 +270,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
 
     /// The saved tables' entries in key order, as bytes: the full table's merged with the delta's, a key in
     /// both taken from the delta (the newer value) — or a spilled table's. The pages read are given back as
-    /// the walk goes (``releasedEvery``): a walk reads the whole file, which would otherwise stay resident.
+    /// the walk goes (`releasedEvery`): a walk reads the whole file, which would otherwise stay resident.
     private struct SavedEntries {
         let full: SortedTable?
         let delta: SortedTable?

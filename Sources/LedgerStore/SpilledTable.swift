@@ -77,7 +77,9 @@ final class SpilledTable: @unchecked Sendable {
     }
 
     /// Calls `body` with the bytes of the first `entries` entries of block `block` (each an entry's bytes:
-    /// its key length, key and value; none when the file cannot be read), read with two `pread`s.
+    /// its key length, key and value), read with two `pread`s. A read that fails stops the program: the
+    /// file is this run's own, and a lookup that went on would take a key it could not read for one the
+    /// map does not hold.
     private func withBlock<Result>(
         _ block: Int, entries: Int? = nil, _ body: ([ArraySlice<UInt8>]) -> Result
     ) -> Result {
@@ -85,7 +87,7 @@ final class SpilledTable: @unchecked Sendable {
         let last = min(first + (entries ?? blockSize), first + blockSize, header.count)
         var offsetBytes = [UInt8](repeating: 0, count: 8 * (last - first + 1))
         guard Self.read(descriptor, into: &offsetBytes, at: offsetsStart + 8 * first) == offsetBytes.count else {
-            return body([])
+            Self.unreadable()
         }
         let area = UInt64(entriesEnd - entriesStart)
         let offsets = offsetBytes.withUnsafeBytes { raw in
@@ -95,12 +97,16 @@ final class SpilledTable: @unchecked Sendable {
         }
         let start = offsets[0]
         var bytes = [UInt8](repeating: 0, count: max(0, offsets[offsets.count - 1] - start))
-        guard Self.read(descriptor, into: &bytes, at: entriesStart + start) == bytes.count else { return body([]) }
+        guard Self.read(descriptor, into: &bytes, at: entriesStart + start) == bytes.count else { Self.unreadable() }
         let slices = (0..<(last - first)).map { index in
             let from = max(0, offsets[index] - start)
             return bytes[from..<min(bytes.count, max(from, offsets[index + 1] - start))]
         }
         return body(slices)
+    }
+
+    private static func unreadable() -> Never {
+        preconditionFailure("a table spilled to the temporary folder could not be read back: errno \(errno)")
     }
 
     /// The value stored under `key`, nil when the table has none.
@@ -141,7 +147,7 @@ final class SpilledTable: @unchecked Sendable {
 
         init(_ table: SpilledTable) { self.table = table }
 
-        /// Entry `index`'s key and value (`index` below the count; empty when the file cannot be read).
+        /// Entry `index`'s key and value (`index` below the count).
         mutating func entry(at index: Int) -> (key: [UInt8], value: [UInt8]) {
             let wanted = index / table.blockSize
             if wanted != block {

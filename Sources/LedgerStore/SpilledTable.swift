@@ -99,7 +99,7 @@ final class SpilledTable: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: max(0, offsets[offsets.count - 1] - start))
         guard Self.read(descriptor, into: &bytes, at: entriesStart + start) == bytes.count else { Self.unreadable() }
         let slices = (0..<(last - first)).map { index in
-            let from = max(0, offsets[index] - start)
+            let from = min(bytes.count, max(0, offsets[index] - start))
             return bytes[from..<min(bytes.count, max(from, offsets[index + 1] - start))]
         }
         return body(slices)

@@ -7,7 +7,8 @@
 /// "A long run keeps its growing state in tables"). The defaults are above what a ledger of 10^6 write
 /// entries holds, so runs of that size never spill.
 public struct MemoryLimits: Sendable {
-    /// Where the tables go (removed as soon as they are mapped): `$TMPDIR`, else `/tmp`.
+    /// Where the tables go (removed as soon as they are opened): `$TMPDIR`, else `/tmp`. On a tmpfs their
+    /// bytes are held in memory, outside the process's own.
     public var folder: String
     /// Records (which batch and blob store each) held in memory.
     public var records: Int

@@ -29,7 +29,8 @@ extension OnymLedger {
                 Witness findings (--witness, --quorum) say the history is authentic but not (yet) cosigned by the
                 witnesses required: VERIFIED, NOT WITNESSED, "witnessed": false.
                 A run over more than about a million write entries keeps part of what it remembers in tables in
-                $TMPDIR (else /tmp), removed as they are opened: at ten million, up to ~2 GB of disk.
+                $TMPDIR (else /tmp), removed as they are opened: at ten million, up to ~2 GB of disk (of memory
+                when that folder is a tmpfs).
                 Exit codes: 0 verified, 1 rejected, 2 verified with conduct findings, 3 authentic but not witnessed
                 as required (before 2: witnessing is asked for), 64 usage or a refused request, 65 unreadable
                 input, 70 internal error.

@@ -223,42 +223,33 @@ public final class SortedTable: @unchecked Sendable {
     /// Entry `index`'s key and value ranges in the mapping (empty ranges when its bytes are inconsistent).
     private func entry(_ index: Int) -> (key: Range<Int>, value: Range<Int>) {
         let start = start(index)
-        let end = max(start, self.start(index + 1))
-        var cursor = start
-        var length = 0
-        var shift = 0
-        while cursor < end, shift < 63 {
-            let byte = mapping[cursor]
-            cursor += 1
-            length |= Int(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { break }
-            shift += 7
-        }
-        guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
-        return (cursor..<cursor + length, cursor + length..<end)
+        return Self.ranges(of: start..<max(start, self.start(index + 1)), in: mapping)
     }
 
     /// An entry's bytes split into its key (after the LEB128 length) and value (the rest); both empty when
     /// the length does not fit.
     static func split(_ entry: ArraySlice<UInt8>) -> (key: [UInt8], value: [UInt8]) {
-        let (key, value) = ranges(entry)
+        let (key, value) = ranges(of: entry.indices, in: entry)
         return (Array(entry[key]), Array(entry[value]))
     }
 
-    /// The ranges of an entry's key and value within `entry` (both empty, at its end, when the length does
-    /// not fit).
-    static func ranges(_ entry: ArraySlice<UInt8>) -> (key: Range<Int>, value: Range<Int>) {
-        var cursor = entry.startIndex
+    /// The key's and the value's ranges of the entry at `entry` in `bytes`: a LEB128 key length, the key,
+    /// the value (both empty, at the entry's end, when the length does not fit in it). The one reading of an
+    /// entry, for a mapped table and a spilled one.
+    static func ranges<Bytes: Collection<UInt8>>(of entry: Range<Int>, in bytes: Bytes) -> (
+        key: Range<Int>, value: Range<Int>
+    ) where Bytes.Index == Int {
+        let end = entry.upperBound
+        var cursor = entry.lowerBound
         var length = 0
         var shift = 0
-        while cursor < entry.endIndex, shift < 63 {
-            let byte = entry[cursor]
+        while cursor < end, shift < 63 {
+            let byte = bytes[cursor]
             cursor += 1
             length |= Int(byte & 0x7F) << shift
             if byte & 0x80 == 0 { break }
             shift += 7
         }
-        let end = entry.endIndex
         guard length >= 0, length <= end - cursor else { return (end..<end, end..<end) }
         return (cursor..<cursor + length, cursor + length..<end)
     }

@@ -114,7 +114,7 @@ final class SpilledTable: @unchecked Sendable {
         guard let block = block(holding: key) else { return nil }
         return withBlock(block) { entries in
             for entry in entries {
-                let (keyRange, valueRange) = SortedTable.ranges(entry)
+                let (keyRange, valueRange) = SortedTable.ranges(of: entry.indices, in: entry)
                 let order = entry[keyRange].withUnsafeBytes { stored in
                     key.withUnsafeBytes { SortedTable.compare(stored, $0) }
                 }

@@ -3,7 +3,7 @@
 #endif
 
 /// How much of the state that grows with the ledger a verify run holds in memory: past these counts, the
-/// record index and the binding table are each kept in a table in `folder`, read in place (docs/DECISIONS.md,
+/// record index and the binding table are each kept in a table in `folder`, read with `pread` (docs/DECISIONS.md,
 /// "A long run keeps its growing state in tables"). The defaults are above what a ledger of 10^6 write
 /// entries holds, so runs of that size never spill.
 public struct MemoryLimits: Sendable {

@@ -104,8 +104,8 @@ public struct ReplayState: Sendable, Equatable {
         maps.bindings.spill = BindingTable.Spill(folder: limits.folder, limit: limits.bindings)
     }
 
-    /// Gives back the memory pages lookups touched in the mapped tables of the record index and the
-    /// binding table (a spilled table is read again from its file when needed).
+    /// Gives back the memory pages lookups touched in the record index's and the binding table's tables
+    /// loaded from the state folder, which are mapped (a spilled table is read, never mapped).
     public func releasePages() {
         records.releasePages()
         maps.bindings.releasePages()

@@ -131,8 +131,8 @@ public enum Verifier {
             }
             summary.resumedFrom = start
             // The record index and the binding table grow with the ledger: past their limits they are kept in
-            // tables beside the run, their pages given back now and then (docs/DECISIONS.md, "A long run keeps
-            // its growing state in tables").
+            // tables beside the run, read with pread (docs/DECISIONS.md, "A long run keeps its growing state in
+            // tables"); the mapped tables a resumed run loaded give their pages back now and then.
             state.spill(options.memory)
             let signaturesBefore = summary.signaturesChecked
             let commits = chain.commits(after: start)

@@ -3,6 +3,7 @@
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
 
 /// `git_libgit2_opts` is variadic, which Swift cannot call: one wrapper per option used.
 static inline int CLibgit2_set_fsync_gitdir(int enabled) {

@@ -73,7 +73,7 @@ final class CommitReadAhead: @unchecked Sendable {
         }
         let loader: CommitLoader
         do {
-            loader = CommitLoader(repository: try Repository.open(path), clock: clock)
+            loader = CommitLoader(repository: try Repository.openForReading(path), clock: clock)
         } catch {
             hand(.failure(error))
             return

@@ -22,16 +22,7 @@ enum PackScan {
     /// clean before are skipped.
     static func findings(gitDirectory: String, memory: String? = nil, rescan: Bool = false) -> [PolicyFailure] {
         let folder = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/"
-        var names: [String] = []
-        if let directory = opendir(folder) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name.hasSuffix(".pack") { names.append(String(name.dropLast(5))) }
-            }
-            closedir(directory)
-        }
+        let names = PackFolder.names(in: folder, endingIn: ".pack")
         let started = FileIdentity.now()
         let memoryFile = memory.map { $0 + "/" + SHA256.hash(Array(folder.utf8)).hex }
         let remembered = Set(

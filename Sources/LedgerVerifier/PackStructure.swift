@@ -18,11 +18,7 @@ enum PackStructure {
     /// How far the scan moves through a pack between releases of what it read (``violation(_:release:)``).
     static let releaseStride = 32 << 20
 
-    enum Base: Equatable {
-        case none
-        case offset(Int)
-        case id(PackedID)
-    }
+    typealias Base = PackObjectHeader.Base
 
     typealias PackedID = PackedObjectID
 
@@ -39,49 +35,16 @@ enum PackStructure {
         }
     }
 
-    /// The delta base of the object at `offset` in `pack` (after the 12-byte header).
+    /// The delta base of the object at `offset` in `pack` (after the 12-byte header), from its header
+    /// (``PackObjectHeader``, the parser the pack reader uses too).
     static func base(in pack: UnsafeRawBufferPointer, at offset: Int) throws(PackError) -> Base {
         guard offset >= 12, offset < pack.count else {
             throw PackError(reason: "an object offset \(offset) outside the pack")
         }
-        var position = offset
-        var byte = pack[position]
-        let type = (byte >> 4) & 7
-        var shifts = 0
-        while byte & 0x80 != 0 {
-            position += 1
-            shifts += 1
-            guard position < pack.count, shifts < 10 else {
-                throw PackError(reason: "a malformed object header at \(offset)")
-            }
-            byte = pack[position]
-        }
-        position += 1
-        switch type {
-        case 1, 2, 3, 4: return .none
-        case 6:
-            guard position < pack.count else { throw PackError(reason: "a truncated delta at \(offset)") }
-            var c = pack[position]
-            var distance = Int(c & 0x7F)
-            var steps = 0
-            while c & 0x80 != 0 {
-                position += 1
-                steps += 1
-                guard position < pack.count, steps < 9 else {
-                    throw PackError(reason: "a malformed delta offset at \(offset)")
-                }
-                c = pack[position]
-                distance = ((distance + 1) << 7) | Int(c & 0x7F)
-            }
-            guard distance > 0, distance <= offset - 12 else {
-                throw PackError(reason: "the delta at \(offset) is based on itself or on a later object")
-            }
-            return .offset(offset - distance)
-        case 7:
-            guard position + 20 <= pack.count else { throw PackError(reason: "a truncated delta at \(offset)") }
-            return .id(PackedID(pack, at: position))
-        default:
-            throw PackError(reason: "object type \(type) at \(offset)")
+        do throws(PackObjectHeader.Malformed) {
+            return try PackObjectHeader.parse(pack, at: offset, offset: offset).base
+        } catch {
+            throw PackError(reason: error.reason)
         }
     }
 

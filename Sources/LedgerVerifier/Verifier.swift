@@ -59,7 +59,7 @@ public enum Verifier {
         var chain: CommitChain
         let firstCommit: ObjectID
         do {
-            repository = try Repository.open(path)
+            repository = try Repository.openForReading(path)
             guard let found = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw InputError(kind: .unreadable, description: "\(path): no \(LedgerLayout.branch); not a ledger")
             }

@@ -17,6 +17,8 @@ struct PackScanTests {
     enum Object {
         case refDelta(base: ObjectID)
         case ofsDelta(distance: Int)
+        /// An `OFS_DELTA` whose distance is these bytes as they stand.
+        case ofsDeltaBytes([UInt8])
         case blob
     }
 
@@ -32,6 +34,7 @@ struct PackScanTests {
             case .refDelta(let base): pack += [0x70 | 4] + base.bytes + [0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]
             case .ofsDelta(let distance):
                 pack += [0x60 | 4, UInt8(distance & 0x7F)] + [0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]
+            case .ofsDeltaBytes(let distance): pack += [0x60 | 4] + distance + [0x78, 0x9C, 0x03, 0, 0, 0, 0, 0x01]
             }
         }
         pack += [UInt8](repeating: 0, count: 20)
@@ -67,6 +70,20 @@ struct PackScanTests {
         #expect(Self.violation([(a, .ofsDelta(distance: 0))])?.contains("based on itself") == true)
         #expect(Self.violation([(a, .blob), (b, .ofsDelta(distance: 9))]) == nil)  // a well-formed delta
         #expect(Self.violation([(a, .blob), (b, .refDelta(base: a))]) == nil)
+    }
+
+    /// A distance of nine bytes is more than 64 bits can hold: it was read with the bits shifted out dropped
+    /// (a wrong base, found only if it broke another rule); libgit2 refuses the overflow. Eight bytes reach
+    /// 2^56, past any pack, so the ninth is refused as malformed.
+    @Test func aDeltaDistanceTooLongForAnIntegerIsRefused() {
+        let a = Self.id(0xAA)
+        let b = Self.id(0xBB)
+        let nine = [UInt8](repeating: 0xFF, count: 8) + [0x7F]
+        let reason = Self.violation([(a, .blob), (b, .ofsDeltaBytes(nine))])
+        #expect(reason?.contains("malformed delta offset") == true, "\(reason ?? "nil")")
+        let eight = [UInt8](repeating: 0xFF, count: 7) + [0x7F]
+        let far = Self.violation([(a, .blob), (b, .ofsDeltaBytes(eight))])
+        #expect(far?.contains("based on itself or on a later object") == true, "\(far ?? "nil")")
     }
 
     @Test func chainsAreFollowedToTheDepthLimitAndRefusedPastIt() {

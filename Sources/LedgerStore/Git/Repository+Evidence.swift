@@ -27,8 +27,25 @@ extension Repository {
     }
 
     /// An object's raw bytes when its header names `type` and at most `limit` bytes; nil otherwise.
-    /// The corresponding C functions are `git_odb_read_header` and `git_odb_read`.
     private func rawObject(_ id: ObjectID, type expected: git_object_t, limit: Int) throws(GitError) -> [UInt8]? {
+        let header = try objectHeader(id)
+        guard header.type == Int(expected.rawValue), header.size <= limit else { return nil }
+        return try objectBytes(id).bytes
+    }
+
+    /// Any object as the object database gives it: the type and size its header gives, and its type and
+    /// bytes read whole.
+    package func anyObject(_ id: ObjectID) throws(GitError) -> (
+        header: (type: Int, size: Int), type: Int, bytes: [UInt8]
+    ) {
+        let header = try objectHeader(id)
+        let object = try objectBytes(id)
+        return (header, object.type, object.bytes)
+    }
+
+    /// An object's type and size from its header, nothing inflated but what the backend needs.
+    /// The corresponding C function is `git_odb_read_header`.
+    private func objectHeader(_ id: ObjectID) throws(GitError) -> (type: Int, size: Int) {
         var odb: OpaquePointer?
         try GitError.check(git_repository_odb(&odb, pointer))
         defer { git_odb_free(odb) }
@@ -36,12 +53,21 @@ extension Repository {
         var size = 0
         var type = GIT_OBJECT_INVALID
         try GitError.check(git_odb_read_header(&size, &type, odb, &oid))
-        guard type == expected, size <= limit else { return nil }
+        return (Int(type.rawValue), size)
+    }
+
+    /// An object's type and bytes. The corresponding C function is `git_odb_read`.
+    private func objectBytes(_ id: ObjectID) throws(GitError) -> (type: Int, bytes: [UInt8]) {
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        var oid = id.raw
         var object: OpaquePointer?
         try GitError.check(git_odb_read(&object, odb, &oid))
         defer { git_odb_object_free(object) }
         let length = git_odb_object_size(object)
-        return length == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: length))
+        let bytes = length == 0 ? [] : Array(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: length))
+        return (Int(git_odb_object_type(object).rawValue), bytes)
     }
 
     /// A version-2 git bundle holding the history of `tip` that `base` does not reach (everything, when

@@ -56,16 +56,7 @@ extension Repository {
     }
 
     static func packNames(in directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasSuffix(".idx") { names.append(String(name.dropLast(4))) }
-        }
-        return names
+        PackFolder.names(in: directory, endingIn: ".idx")
     }
 }
 

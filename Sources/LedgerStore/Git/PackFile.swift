@@ -1,0 +1,450 @@
+internal import CZlib
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One git pack and its version-2 index, read with `pread`, never mapped: the bytes stay in the page
+/// cache, outside the process.
+///
+/// libgit2 maps every pack index whole and binary-searches it for every object, and on this machine's
+/// kernel a read fault maps a whole large folio of the file, so a long run kept most of its indexes
+/// resident: ~480 MB of the 577 MB of a 10^7-entry ledger's (docs/DECISIONS.md, "The verifier reads packs
+/// with pread"). Here the index's fan-out and the id of every ``sampleStride``-th object are held in memory
+/// (~0.4 bytes an object); a lookup reads one block of ids and one offset. An object is read through
+/// ``windowCount`` windows of ``windowSize`` bytes of the pack (a commit's objects lie close together, so
+/// most reads find their bytes already read), inflated to exactly the size its header gives, and a delta is rebuilt on its base with ``PackDelta``;
+/// the bases rebuilt are kept, up to ``baseCacheBytes``, for the deltas on them that follow.
+///
+/// Layouts from git's `gitformat-pack`: an object's header is its type (three bits) and size (a
+/// little-endian base-128 number starting with four bits); an `OFS_DELTA` then names its base by a
+/// distance back, an `REF_DELTA` by id (looked up in the same pack, as libgit2 does); the zlib stream
+/// follows. Nothing here trusts the bytes: offsets stay inside the pack, sizes are checked as inflated, and
+/// a delta chain longer than ``maxChainObjects`` is an error, not a loop.
+final class PackFile {
+    struct Unreadable: Error, Sendable {
+        let reason: String
+    }
+
+    /// Object types as a pack (and libgit2's `git_object_t`) numbers them: commit, tree, blob, tag.
+    typealias ObjectType = Int
+
+    let name: String
+    let objectCount: Int
+    private let pack: ReadOnlyFile
+    private let index: ReadOnlyFile
+    /// Where the objects end: the pack's trailing checksum follows.
+    private let objectsEnd: Int
+    private let fanout: [Int]
+    private let samples: [PackedObjectID]
+    private let offsetsStart: Int
+    private let largeOffsetsStart: Int
+    private let largeOffsetCount: Int
+    /// The last ``windowCount`` stretches of the pack read: `windowSize` bytes each, one buffer.
+    private let windowBytes: UnsafeMutableRawPointer
+    private var windows = [(start: Int, count: Int, used: Int)](repeating: (0, 0, 0), count: windowCount)
+    private var reads = 0
+    private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
+    private var baseOrder: [Int] = []
+    private var baseOrderStart = 0
+    private var baseBytes = 0
+
+    static let sampleStride = 64
+    /// 16 windows of 16 KiB: reading a 10^5-entry ledger filled one 64 KiB window 84 000 times for its
+    /// 190 000 objects (a commit's trees, blobs and commit are read in another order than written), one of
+    /// 16 KiB 162 000 times, 16 of them 14 000 times.
+    static let windowSize = 16 << 10
+    static let windowCount = 16
+    static let baseCacheBytes = 8 << 20
+    /// Objects one delta chain may hold, as the pack scan counts them (``PackStructure``).
+    static let maxChainObjects = 10_001
+
+    /// Opens `name`.pack and `name`.idx in `folder`, checking that they belong together (the object count
+    /// in both, the pack's checksum at the end of each) and that the index's tables fit its size.
+    init(folder: String, name: String) throws(Unreadable) {
+        self.name = name
+        // Each file closes itself when released, so an init that throws half way leaves nothing open.
+        guard let pack = ReadOnlyFile(folder + name + ".pack"), let index = ReadOnlyFile(folder + name + ".idx") else {
+            throw Unreadable(reason: "\(name): cannot open the pack and its index")
+        }
+        self.pack = pack
+        self.index = index
+        let header = try index.read(count: PackIndex.headerSize, at: 0)
+        guard let count = header.withUnsafeBytes({ PackIndex.count(header: $0) }) else {
+            throw Unreadable(reason: "\(name).idx: not a version-2 pack index")
+        }
+        objectCount = count
+        fanout = header.withUnsafeBytes { bytes in
+            (0..<256).map { Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 8 + 4 * $0, as: UInt32.self))) }
+        }
+        guard zip(fanout, fanout.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+            throw Unreadable(reason: "\(name).idx: the fan-out table decreases")
+        }
+        offsetsStart = PackIndex.headerSize + count * 24
+        largeOffsetsStart = offsetsStart + count * 4
+        let tablesEnd = index.size - 40
+        guard tablesEnd >= largeOffsetsStart, (tablesEnd - largeOffsetsStart) % 8 == 0 else {
+            throw Unreadable(reason: "\(name).idx: \(index.size) bytes do not hold the tables of \(count) objects")
+        }
+        largeOffsetCount = (tablesEnd - largeOffsetsStart) / 8
+        guard pack.size >= 32 else { throw Unreadable(reason: "\(name).pack: too short to be a pack") }
+        objectsEnd = pack.size - 20
+        let packHeader = try pack.read(count: 12, at: 0)
+        let packChecksum = try pack.read(count: 20, at: objectsEnd)
+        let indexedChecksum = try index.read(count: 20, at: tablesEnd)
+        let version = packHeader.withUnsafeBytes {
+            UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        }
+        let packCount = packHeader.withUnsafeBytes {
+            UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        }
+        guard Array(packHeader[0..<4]) == Array("PACK".utf8), version == 2 || version == 3 else {
+            throw Unreadable(reason: "\(name).pack: not a version 2 or 3 pack")
+        }
+        guard Int(packCount) == count, packChecksum == indexedChecksum else {
+            throw Unreadable(reason: "\(name).idx: the index is not the pack's (object count or checksum differ)")
+        }
+        samples = try Self.sample(index, count: count)
+        windowBytes = UnsafeMutableRawPointer.allocate(byteCount: Self.windowSize * Self.windowCount, alignment: 16)
+    }
+
+    deinit { windowBytes.deallocate() }
+
+    /// The ids of objects 0, ``sampleStride``, 2 · ``sampleStride``, …, read a mebibyte at a time.
+    private static func sample(_ index: ReadOnlyFile, count: Int) throws(Unreadable) -> [PackedObjectID] {
+        var samples: [PackedObjectID] = []
+        samples.reserveCapacity((count + sampleStride - 1) / sampleStride)
+        let chunk = sampleStride * 800
+        var first = 0
+        while first < count {
+            let ids = min(chunk, count - first)
+            let bytes = try index.read(count: ids * 20, at: PackIndex.headerSize + first * 20)
+            bytes.withUnsafeBytes { raw in
+                for position in stride(from: 0, to: ids, by: sampleStride) {
+                    samples.append(PackedObjectID(raw, at: position * 20))
+                }
+            }
+            first += ids
+        }
+        return samples
+    }
+
+    // MARK: - Lookup
+
+    /// Where `id` starts in the pack, or nil when the index does not list it.
+    func offset(of id: PackedObjectID) throws(Unreadable) -> Int? {
+        let bucket = Int(id.firstByte)
+        let low = bucket == 0 ? 0 : fanout[bucket - 1]
+        let high = fanout[bucket]
+        guard low < high, high <= objectCount else { return nil }
+        // The last sample at or before `id`: its block of ids holds `id` if any does.
+        var lower = 0
+        var upper = samples.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if samples[middle] <= id { lower = middle + 1 } else { upper = middle }
+        }
+        guard lower > 0 else { return nil }
+        let blockStart = max((lower - 1) * Self.sampleStride, low)
+        let blockEnd = min(lower * Self.sampleStride, high)
+        guard blockStart < blockEnd else { return nil }
+        let ids = try index.read(count: (blockEnd - blockStart) * 20, at: PackIndex.headerSize + blockStart * 20)
+        let found = ids.withUnsafeBytes { raw in
+            (0..<(blockEnd - blockStart)).first { PackedObjectID(raw, at: $0 * 20) == id }
+        }
+        guard let found else { return nil }
+        return try offset(at: blockStart + found)
+    }
+
+    /// The offset the index gives object number `position` (a large offset read from its own table).
+    private func offset(at position: Int) throws(Unreadable) -> Int {
+        let small = try index.read(count: 4, at: offsetsStart + position * 4)
+        let value = small.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
+        var offset = Int(value)
+        if value & 0x8000_0000 != 0 {
+            let slot = Int(value & 0x7FFF_FFFF)
+            guard slot < largeOffsetCount else {
+                throw Unreadable(
+                    reason: "\(name).idx: object \(position) names large offset \(slot) of \(largeOffsetCount)")
+            }
+            let large = try index.read(count: 8, at: largeOffsetsStart + slot * 8)
+            offset = Int(
+                truncatingIfNeeded: large.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) })
+        }
+        guard offset >= 12, offset < objectsEnd else {
+            throw Unreadable(reason: "\(name).idx: object \(position) at offset \(offset), outside the pack")
+        }
+        return offset
+    }
+
+    // MARK: - Objects
+
+    /// The header of the object at `offset` (``PackObjectHeader``), its zlib stream's start made a pack offset.
+    private func header(at offset: Int) throws(Unreadable) -> PackObjectHeader {
+        guard offset >= 12, offset < objectsEnd else {
+            throw Unreadable(reason: "\(name).pack: an object at \(offset), outside the pack")
+        }
+        let bytes = try fill(at: offset, atLeast: min(40, objectsEnd - offset))
+        do throws(PackObjectHeader.Malformed) {
+            let header = try PackObjectHeader.parse(bytes, at: 0, offset: offset)
+            return PackObjectHeader(
+                type: header.type, size: header.size, base: header.base, dataStart: offset + header.dataStart)
+        } catch {
+            throw Unreadable(reason: "\(name).pack: \(error.reason)")
+        }
+    }
+
+    /// The type and size of the object at `offset`, inflating nothing but a delta's first bytes (its result's
+    /// size); a delta's type is its chain's base's.
+    func typeAndSize(at offset: Int) throws(Unreadable) -> (type: ObjectType, size: Int) {
+        let top = try header(at: offset)
+        var current = top
+        var chain = 0
+        while true {
+            switch current.base {
+            case .none:
+                guard chain > 0 else { return (current.type, top.size) }
+                let prefix = try inflate(from: top.dataStart, size: top.size, prefixOnly: true)
+                let sizes = prefix.withUnsafeBytes { bytes in
+                    Result { () throws(PackDelta.Malformed) in try PackDelta.sizes(bytes) }
+                }
+                guard case .success(let sizes) = sizes else {
+                    throw Unreadable(reason: "\(name).pack: the delta at \(offset) has a malformed header")
+                }
+                return (current.type, sizes.result)
+            case .offset(let base): current = try header(at: base)
+            case .id(let id): current = try header(at: try baseOffset(id, deltaAt: offset))
+            }
+            chain += 1
+            guard chain < Self.maxChainObjects else { throw chainTooLong(at: offset) }
+        }
+    }
+
+    /// The object at `offset`, a delta rebuilt on its base.
+    func object(at offset: Int) throws(Unreadable) -> (type: ObjectType, bytes: [UInt8]) {
+        var deltas: [(offset: Int, header: PackObjectHeader)] = []
+        var current = offset
+        var base: (type: ObjectType, bytes: [UInt8])
+        chain: while true {
+            if let cached = bases[current] {
+                base = cached
+                break
+            }
+            let header = try header(at: current)
+            switch header.base {
+            case .none:
+                base = (header.type, try inflate(from: header.dataStart, size: header.size))
+                break chain
+            case .offset(let baseOffset):
+                deltas.append((current, header))
+                current = baseOffset
+            case .id(let id):
+                deltas.append((current, header))
+                current = try baseOffset(id, deltaAt: current)
+            }
+            guard deltas.count < Self.maxChainObjects else { throw chainTooLong(at: offset) }
+        }
+        for (index, delta) in deltas.enumerated().reversed() {
+            // Each base of the chain is kept for the deltas on it that follow (a chain's objects are read
+            // one after the other: its bases again and again).
+            remember(base, at: index + 1 < deltas.count ? deltas[index + 1].offset : current)
+            let instructions = try inflate(from: delta.header.dataStart, size: delta.header.size)
+            base = (base.type, try applied(instructions, to: base.bytes, at: delta.offset))
+        }
+        return base
+    }
+
+    private func applied(_ delta: [UInt8], to base: [UInt8], at offset: Int) throws(Unreadable) -> [UInt8] {
+        let result = delta.withUnsafeBytes { deltaBytes in
+            base.withUnsafeBytes { baseBytes in
+                Result { () throws(PackDelta.Malformed) -> [UInt8] in
+                    let sizes = try PackDelta.sizes(deltaBytes)
+                    guard sizes.result <= Int(Int32.max) else {
+                        throw PackDelta.Malformed(reason: "a delta declares \(sizes.result) bytes")
+                    }
+                    // Not zeroed first: `apply` fills every byte or fails (and a hostile header's size then
+                    // costs no memory it does not write).
+                    var failure: PackDelta.Malformed?
+                    let result = [UInt8](unsafeUninitializedCapacity: sizes.result) { buffer, count in
+                        do throws(PackDelta.Malformed) {
+                            try PackDelta.apply(deltaBytes, to: baseBytes, into: UnsafeMutableRawBufferPointer(buffer))
+                            count = sizes.result
+                        } catch {
+                            failure = error
+                            count = 0
+                        }
+                    }
+                    if let failure { throw failure }
+                    return result
+                }
+            }
+        }
+        switch result {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw Unreadable(reason: "\(name).pack: the delta at \(offset): \(error.reason)")
+        }
+    }
+
+    private func baseOffset(_ id: PackedObjectID, deltaAt offset: Int) throws(Unreadable) -> Int {
+        guard let base = try self.offset(of: id) else {
+            throw Unreadable(reason: "\(name).pack: the delta at \(offset) names a base this pack does not hold")
+        }
+        return base
+    }
+
+    private func chainTooLong(at offset: Int) -> Unreadable {
+        Unreadable(reason: "\(name).pack: the delta chain at \(offset) holds more than \(Self.maxChainObjects) objects")
+    }
+
+    /// Keeps a rebuilt base, forgetting the oldest kept ones past ``baseCacheBytes``.
+    private func remember(_ base: (type: ObjectType, bytes: [UInt8]), at offset: Int) {
+        guard bases[offset] == nil, base.bytes.count <= Self.baseCacheBytes / 16 else { return }
+        bases[offset] = base
+        baseOrder.append(offset)
+        baseBytes += base.bytes.count
+        while baseBytes > Self.baseCacheBytes, baseOrderStart < baseOrder.count {
+            if let dropped = bases.removeValue(forKey: baseOrder[baseOrderStart]) { baseBytes -= dropped.bytes.count }
+            baseOrderStart += 1
+        }
+        if baseOrderStart > 4096 {
+            baseOrder.removeFirst(baseOrderStart)
+            baseOrderStart = 0
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The zlib stream at `start` inflated: exactly `size` bytes, or (`prefixOnly`) its first 32 at most.
+    private func inflate(from start: Int, size: Int, prefixOnly: Bool = false) throws(Unreadable) -> [UInt8] {
+        guard size <= Int(Int32.max) else {
+            throw Unreadable(reason: "\(name).pack: an object at \(start) declares \(size) bytes")
+        }
+        // One byte more than declared, so an object longer than its header says is caught.
+        let capacity = prefixOnly ? min(size, 32) : size + 1
+        guard capacity > 0 else { return [] }
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Unreadable(reason: "zlib could not start")
+        }
+        defer { inflateEnd(&stream) }
+        var failure: Unreadable?
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            count = 0
+            stream.next_out = buffer.baseAddress
+            stream.avail_out = UInt32(capacity)
+            var position = start
+            while failure == nil {
+                guard position < objectsEnd else {
+                    failure = Unreadable(reason: "\(name).pack: the object at \(start) is cut short")
+                    break
+                }
+                do throws(Unreadable) {
+                    let available = try fill(at: position, atLeast: 1)
+                    stream.next_in = UnsafeMutablePointer(
+                        mutating: available.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    stream.avail_in = UInt32(available.count)
+                } catch {
+                    failure = error
+                    break
+                }
+                let before = (input: stream.avail_in, output: stream.avail_out)
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                position += Int(before.input - stream.avail_in)
+                let produced = capacity - Int(stream.avail_out)
+                if status == Z_STREAM_END {
+                    count = produced
+                    if produced != size {
+                        failure = Unreadable(
+                            reason: "\(name).pack: the object at \(start) inflates to \(produced) bytes, not \(size)")
+                    }
+                    break
+                }
+                if status == Z_OK || status == Z_BUF_ERROR, stream.avail_out == 0, prefixOnly {
+                    count = produced
+                    break
+                }
+                guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_out > 0,
+                    before != (stream.avail_in, stream.avail_out)
+                else {
+                    failure = Unreadable(
+                        reason: "\(name).pack: the object at \(start) does not inflate to its \(size) bytes")
+                    break
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+
+    /// The pack's bytes from `offset` to the end of the window holding them — at least `minimum` of them,
+    /// never past the objects' end — read into the window used longest ago when none holds them.
+    private func fill(at offset: Int, atLeast minimum: Int) throws(Unreadable) -> UnsafeRawBufferPointer {
+        guard offset < objectsEnd else { throw Unreadable(reason: "\(name).pack: a read past the objects' end") }
+        reads += 1
+        var oldest = 0
+        for (number, window) in windows.enumerated() {
+            if offset >= window.start, offset + minimum <= window.start + window.count {
+                windows[number].used = reads
+                return UnsafeRawBufferPointer(
+                    start: windowBytes + number * Self.windowSize + (offset - window.start),
+                    count: window.start + window.count - offset)
+            }
+            if window.used < windows[oldest].used { oldest = number }
+        }
+        let count = min(Self.windowSize, objectsEnd - offset)
+        let buffer = windowBytes + oldest * Self.windowSize
+        guard pack.read(into: buffer, count: count, at: offset) == count else {
+            windows[oldest] = (0, 0, 0)
+            throw Unreadable(reason: "\(name).pack: cannot read \(count) bytes at \(offset)")
+        }
+        windows[oldest] = (offset, count, reads)
+        return UnsafeRawBufferPointer(start: buffer, count: count)
+    }
+}
+
+/// A file opened read-only for `pread`, closed when released.
+final class ReadOnlyFile {
+    let descriptor: Int32
+    let size: Int
+    /// The file's name in errors (its last path component).
+    let name: String
+
+    init?(_ path: String) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        size = Int(info.st_size)
+        name = String(path.split(separator: "/").last ?? Substring(path))
+    }
+
+    deinit { close(descriptor) }
+
+    /// `count` bytes at `offset`; an error naming the file when it holds fewer.
+    func read(count: Int, at offset: Int) throws(PackFile.Unreadable) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var done = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            done = read(into: UnsafeMutableRawPointer(buffer.baseAddress!), count: count, at: offset)
+            initialized = done
+        }
+        guard done == count else {
+            throw PackFile.Unreadable(reason: "\(name): cannot read \(count) bytes at \(offset)")
+        }
+        return bytes
+    }
+
+    /// Reads `count` bytes at `offset` (retrying short reads); how many were read, fewer at the file's end.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        var done = 0
+        while done < count {
+            let read = pread(descriptor, buffer + done, count - done, off_t(offset + done))
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { break }
+            done += read
+        }
+        return done
+    }
+}

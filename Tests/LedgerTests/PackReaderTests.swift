@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+@testable import LedgerStore
+@testable import LedgerVerifier
+
+/// The verifier reads packs with its own reader (`pread`, never mapped): every object of repositories stock
+/// git packed every way it packs — deltas on an offset and on an id, chains, large objects, 64-bit offsets,
+/// several packs beside loose objects — is read back exactly as `git cat-file` prints it; a damaged pack is
+/// an error naming the pack, never a crash or a wrong object.
+@Suite("Packs read with pread agree with stock git")
+struct PackReaderTests {
+    /// A repository of 40 commits over files that change a little each time (so git stores deltas), a
+    /// 300 KB file edited twice (a delta longer than the reader's window), an empty file and an annotated
+    /// tag; `gc --aggressive` packs it. `options` are git's, for the repack.
+    static func stockRepository(_ scratch: borrowing ScratchDirectory, _ name: String, repack: [String]) -> String {
+        let path = scratch.path(name)
+        let git = { (arguments: [String]) in
+            let result = runProcess(
+                "git",
+                ["-C", path, "-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false"]
+                    + arguments)
+            precondition(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        _ = runProcess("git", ["init", "-q", path])
+        var generator = SystemRandomNumberGenerator()
+        let large = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for commit in 0..<40 {
+            for file in 0..<6 {
+                let lines = (0..<(60 + commit)).map { "file \(file) line \($0) of a record that grows \(commit % 7)" }
+                try! lines.joined(separator: "\n").write(
+                    toFile: path + "/f\(file).txt", atomically: true, encoding: .utf8)
+            }
+            if commit % 20 == 0 {
+                var edited = large
+                edited[1000 + commit] ^= 0xFF
+                try! Data(edited).write(to: URL(fileURLWithPath: path + "/large.bin"))
+            }
+            if commit == 0 { FileManager.default.createFile(atPath: path + "/empty", contents: Data()) }
+            git(["add", "-A"])
+            git(["commit", "-q", "-m", "commit \(commit)"])
+        }
+        git(["tag", "-a", "-m", "a tag", "v1"])
+        git(["gc", "-q", "--aggressive"])
+        if !repack.isEmpty { git(repack) }
+        return path + "/.git"
+    }
+
+    /// Every object stock git lists, with its type, size and bytes from `git cat-file --batch`.
+    static func stockObjects(_ gitDirectory: String) -> [(id: String, type: String, bytes: Data)] {
+        let list = runProcess(
+            "git", ["--git-dir", gitDirectory, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["--git-dir", gitDirectory, "cat-file", "--batch"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try! process.run()
+        DispatchQueue.global().async {
+            input.fileHandleForWriting.write(Data(list.stdout.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var objects: [(String, String, Data)] = []
+        var position = data.startIndex
+        while position < data.endIndex {
+            let lineEnd = data[position...].firstIndex(of: 0x0A)!
+            let fields = String(decoding: data[position..<lineEnd], as: UTF8.self).split(separator: " ")
+            let size = Int(fields[2])!
+            objects.append((String(fields[0]), String(fields[1]), data[(lineEnd + 1)..<(lineEnd + 1 + size)]))
+            position = lineEnd + 1 + size + 1
+        }
+        return objects
+    }
+
+    /// Reads every object through `Repository.openForReading` and compares it with stock git's.
+    static func expectAgreement(_ gitDirectory: String) throws {
+        let objects = stockObjects(gitDirectory)
+        #expect(objects.count > 200)
+        let repository = try Repository.openForReading(gitDirectory)
+        let types = ["commit": 1, "tree": 2, "blob": 3, "tag": 4]
+        for object in objects {
+            let read = try repository.anyObject(ObjectID(hexString: object.id)!)
+            #expect(read.type == types[object.type] && read.header.type == read.type, "\(object.id)")
+            #expect(read.header.size == object.bytes.count, "\(object.id) \(object.type)")
+            #expect(Data(read.bytes) == object.bytes, "\(object.id) \(object.type)")
+        }
+        #expect(objects.contains { $0.type == "tag" } && objects.contains { $0.bytes.count > 200_000 })
+    }
+
+    /// How many objects of each kind the repository's packs store (from the packs' bytes).
+    static func deltaKinds(_ gitDirectory: String) throws -> (offset: Int, id: Int, whole: Int) {
+        var counts = (offset: 0, id: 0, whole: 0)
+        let folder = gitDirectory + "/objects/pack/"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".idx") {
+            let index = try Data(contentsOf: URL(fileURLWithPath: folder + name))
+            let pack = try Data(contentsOf: URL(fileURLWithPath: folder + name.dropLast(4) + ".pack"))
+            try index.withUnsafeBytes { indexBytes in
+                try pack.withUnsafeBytes { packBytes in
+                    for entry in try PackStructure.parseIndex(indexBytes) {
+                        switch try PackStructure.base(in: packBytes, at: entry.offset) {
+                        case .offset: counts.offset += 1
+                        case .id: counts.id += 1
+                        case .none: counts.whole += 1
+                        }
+                    }
+                }
+            }
+        }
+        return counts
+    }
+
+    @Test func deltasOnOffsetsAndChainsReadAsStockGitPrintsThem() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "ofs", repack: [])
+        let kinds = try Self.deltaKinds(repository)
+        #expect(kinds.offset > 50 && kinds.id == 0, "\(kinds)")
+        try Self.expectAgreement(repository)
+    }
+
+    @Test func deltasOnIdsReadAsStockGitPrintsThem() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(
+            scratch, "ref", repack: ["-c", "repack.usedeltabaseoffset=false", "repack", "-q", "-a", "-d", "-f"])
+        let kinds = try Self.deltaKinds(repository)
+        #expect(kinds.id > 50 && kinds.offset == 0, "\(kinds)")
+        try Self.expectAgreement(repository)
+    }
+
+    /// `index-pack --index-version=2,64` gives every object past byte 64 a 64-bit offset (git writes them
+    /// only past 2 GiB otherwise).
+    @Test func largeOffsetsReadAsStockGitPrintsThem() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "large", repack: [])
+        let folder = repository + "/objects/pack/"
+        let pack = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".pack") })
+        let index = folder + pack.dropLast(5) + ".idx"
+        let before = try FileManager.default.attributesOfItem(atPath: index)[.size] as! Int
+        try FileManager.default.removeItem(atPath: index)
+        let indexed = runProcess("git", ["index-pack", "--index-version=2,64", folder + pack])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let after = try FileManager.default.attributesOfItem(atPath: index)[.size] as! Int
+        #expect(after > before + 8 * 200, "the index holds no large offsets")
+        try Self.expectAgreement(repository)
+    }
+
+    /// Objects in three packs and loose: the reader finds each in its pack, libgit2's loose backend the rest,
+    /// and a pack written after the repository was opened is found (libgit2 asks the backend to refresh).
+    @Test func severalPacksLooseObjectsAndAPackWrittenLaterAreAllFound() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "many", repack: [])
+        let work = scratch.path("many")
+        for round in 0..<3 {
+            try "round \(round)\n".write(toFile: work + "/round.txt", atomically: true, encoding: .utf8)
+            _ = runProcess("git", ["-C", work, "add", "-A"])
+            _ = runProcess(
+                "git",
+                ["-C", work, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "round \(round)"])
+            if round < 2 { _ = runProcess("git", ["-C", work, "repack", "-q"]) }  // a new pack of the loose objects
+        }
+        let packs = try FileManager.default.contentsOfDirectory(atPath: repository + "/objects/pack").filter {
+            $0.hasSuffix(".pack")
+        }
+        #expect(packs.count == 3)
+        try Self.expectAgreement(repository)
+
+        let opened = try Repository.openForReading(repository)
+        let before = try #require(try Repository.open(repository).referenceTarget("refs/heads/master"))
+        #expect(try opened.contains(before))
+        try "later\n".write(toFile: work + "/later.txt", atomically: true, encoding: .utf8)
+        _ = runProcess("git", ["-C", work, "add", "-A"])
+        _ = runProcess("git", ["-C", work, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "later"])
+        _ = runProcess("git", ["-C", work, "repack", "-q", "-a", "-d"])  // every pack replaced by a new one
+        let later = try #require(try Repository.open(repository).referenceTarget("refs/heads/master"))
+        #expect(try opened.anyObject(later).type == 1)
+    }
+
+    /// Damage in a pack is an error naming the pack, whatever the damage: bytes of a zlib stream flipped,
+    /// the pack cut short, the index's offsets pointed past the pack.
+    @Test func aDamagedPackIsAnErrorNamingIt() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "damaged", repack: [])
+        let folder = repository + "/objects/pack/"
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".pack") })
+        let name = String(file.dropLast(5))
+        let original = try Data(contentsOf: URL(fileURLWithPath: folder + file))
+        let ids = Self.stockObjects(repository).map { ObjectID(hexString: $0.id)! }
+        func readAll() -> [String] {
+            guard let opened = try? Repository.openForReading(repository) else { return ["cannot open"] }
+            return ids.compactMap { id in
+                do {
+                    _ = try opened.anyObject(id)
+                    return nil
+                } catch { return "\(error)" }
+            }
+        }
+        #expect(readAll().isEmpty)
+        // Flip bytes through the middle of the pack: some objects no longer inflate, or no longer hash.
+        var flipped = original
+        for position in stride(from: original.count / 3, to: original.count - 40, by: 997) { flipped[position] ^= 0x55 }
+        try? FileManager.default.removeItem(atPath: folder + file)
+        try flipped.write(to: URL(fileURLWithPath: folder + file))
+        let flippedErrors = readAll()
+        #expect(!flippedErrors.isEmpty)
+        #expect(
+            flippedErrors.allSatisfy { $0.contains(name) || $0.contains("hash mismatch") }, "\(flippedErrors.prefix(3))"
+        )
+        #expect(flippedErrors.contains { $0.contains(name) }, "\(flippedErrors.prefix(3))")
+        // Cut short (trailer kept, so the index still matches): objects past the cut are unreadable.
+        var cut = original.prefix(original.count / 2)
+        cut.append(original.suffix(20))
+        try FileManager.default.removeItem(atPath: folder + file)
+        try cut.write(to: URL(fileURLWithPath: folder + file))
+        let cutErrors = readAll()
+        #expect(!cutErrors.isEmpty && cutErrors.allSatisfy { $0.contains(name) }, "\(cutErrors.prefix(3))")
+    }
+
+    /// The point of the reader: nothing of the packs is mapped into the process (libgit2's own backend maps
+    /// every index whole and windows of the packs, whose pages stay resident).
+    @Test func readingMapsNothingOfThePacks() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "unmapped", repack: [])
+        let ids = Self.stockObjects(repository).map { ObjectID(hexString: $0.id)! }
+        func packMappings(_ open: (String) throws -> Repository) throws -> Int {
+            let opened = try open(repository)
+            for id in ids { _ = try opened.anyObject(id) }
+            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            return maps.split(separator: "\n").filter { $0.contains(scratch.path("unmapped")) }.count
+        }
+        #expect(try packMappings { try Repository.open($0) } > 0)  // libgit2's backend: the index and pack mapped
+        #expect(try packMappings { try Repository.openForReading($0) } == 0)
+    }
+
+    /// git's delta instructions, the malformed ones refused with a reason (each range checked).
+    @Test func malformedDeltasAreRefused() {
+        func apply(_ delta: [UInt8], base: [UInt8] = Array("abcdefgh".utf8)) -> String {
+            let sizes = delta.withUnsafeBytes { try? PackDelta.sizes($0) }
+            var result = [UInt8](repeating: 0, count: sizes?.result ?? 0)
+            let outcome = delta.withUnsafeBytes { d in
+                base.withUnsafeBytes { b in
+                    result.withUnsafeMutableBytes { r in
+                        Result { () throws(PackDelta.Malformed) in try PackDelta.apply(d, to: b, into: r) }
+                    }
+                }
+            }
+            switch outcome {
+            case .success: return String(decoding: result, as: UTF8.self)
+            case .failure(let error): return "error: " + error.reason
+            }
+        }
+        // base 8, result 6: copy 3 bytes from offset 2 ("cde"), insert "XYZ".
+        #expect(apply([8, 6, 0x91, 2, 3, 3, 0x58, 0x59, 0x5A]) == "cdeXYZ")
+        // A copy of size 0 copies 0x10000 bytes.
+        let long = (0..<0x10000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
+        #expect(apply([0x80, 0x80, 0x04, 0x80, 0x80, 0x04, 0x80], base: long) == String(decoding: long, as: UTF8.self))
+        #expect(apply([8, 3, 0x91, 7, 3]).contains("copies 3 bytes from 7"))
+        #expect(apply([8, 3, 0]).contains("reserved"))
+        #expect(apply([8, 3, 5, 0x41]).contains("inserts 5 bytes"))
+        #expect(apply([8, 4, 0x91, 0, 3]).contains("makes 3 bytes"))
+        #expect(apply([9, 3, 0x91, 0, 3]).contains("base of 9 bytes"))
+        #expect(apply([0x80, 0x80]).contains("cut short"))
+        #expect(apply([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]).contains("2^56"))
+    }
+}

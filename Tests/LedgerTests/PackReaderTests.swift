@@ -22,7 +22,7 @@ struct PackReaderTests {
                     + arguments)
             precondition(result.status == 0, "git \(arguments): \(result.stderr)")
         }
-        _ = runProcess("git", ["init", "-q", path])
+        _ = runProcess("git", ["init", "-q", "-b", "main", path])
         var generator = SystemRandomNumberGenerator()
         let large = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for commit in 0..<40 {
@@ -77,8 +77,10 @@ struct PackReaderTests {
     }
 
     /// Reads every object through `Repository.openForReading` and compares it with stock git's.
-    static func expectAgreement(_ gitDirectory: String) throws {
-        let objects = stockObjects(gitDirectory)
+    static func expectAgreement(
+        _ gitDirectory: String, objects: [(id: String, type: String, bytes: Data)]? = nil
+    ) throws {
+        let objects = objects ?? stockObjects(gitDirectory)
         #expect(objects.count > 200)
         let repository = try Repository.openForReading(gitDirectory)
         let types = ["commit": 1, "tree": 2, "blob": 3, "tag": 4]
@@ -169,18 +171,18 @@ struct PackReaderTests {
         try Self.expectAgreement(repository)
 
         let opened = try Repository.openForReading(repository)
-        let before = try #require(try Repository.open(repository).referenceTarget("refs/heads/master"))
+        let before = try #require(try Repository.open(repository).referenceTarget("refs/heads/main"))
         #expect(try opened.contains(before))
         try "later\n".write(toFile: work + "/later.txt", atomically: true, encoding: .utf8)
         _ = runProcess("git", ["-C", work, "add", "-A"])
         _ = runProcess("git", ["-C", work, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "later"])
         _ = runProcess("git", ["-C", work, "repack", "-q", "-a", "-d"])  // every pack replaced by a new one
-        let later = try #require(try Repository.open(repository).referenceTarget("refs/heads/master"))
+        let later = try #require(try Repository.open(repository).referenceTarget("refs/heads/main"))
         #expect(try opened.anyObject(later).type == 1)
     }
 
     /// Damage in a pack is an error naming the pack, whatever the damage: bytes of a zlib stream flipped,
-    /// the pack cut short, the index's offsets pointed past the pack.
+    /// the pack cut short.
     @Test func aDamagedPackIsAnErrorNamingIt() throws {
         let scratch = ScratchDirectory()
         let repository = Self.stockRepository(scratch, "damaged", repack: [])
@@ -221,19 +223,126 @@ struct PackReaderTests {
     }
 
     /// The point of the reader: nothing of the packs is mapped into the process (libgit2's own backend maps
-    /// every index whole and windows of the packs, whose pages stay resident).
+    /// every index whole and windows of the packs, whose pages stay resident). The control maps the index
+    /// itself, so a check that could not see a mapping fails; libgit2's backend is not the control, since
+    /// under a full parallel run its process-wide window limit may have unmapped the pack already.
     @Test func readingMapsNothingOfThePacks() throws {
         let scratch = ScratchDirectory()
         let repository = Self.stockRepository(scratch, "unmapped", repack: [])
         let ids = Self.stockObjects(repository).map { ObjectID(hexString: $0.id)! }
-        func packMappings(_ open: (String) throws -> Repository) throws -> Int {
-            let opened = try open(repository)
-            for id in ids { _ = try opened.anyObject(id) }
-            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        func packMappings() throws -> Int {
+            // Read to its end (a read sized by the file's status stops short: /proc files report 0 bytes).
+            let maps = String(decoding: try #require(DurableFile.read("/proc/self/maps")), as: UTF8.self)
             return maps.split(separator: "\n").filter { $0.contains(scratch.path("unmapped")) }.count
         }
-        #expect(try packMappings { try Repository.open($0) } > 0)  // libgit2's backend: the index and pack mapped
-        #expect(try packMappings { try Repository.openForReading($0) } == 0)
+        let folder = repository + "/objects/pack/"
+        let index = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".idx") })
+        do {
+            let control = try #require(MappedFile(folder + index))
+            let mappedByTheControl = try packMappings()
+            withExtendedLifetime(control) {}
+            #expect(mappedByTheControl > 0)
+        }  // the control unmapped here
+        let opened = try Repository.openForReading(repository)
+        for id in ids { _ = try opened.anyObject(id) }
+        let mappedByTheReader = try packMappings()
+        withExtendedLifetime(opened) {}
+        #expect(mappedByTheReader == 0)
+    }
+
+    /// A pack that cannot be opened (here an index that is not its pack's) is passed over as libgit2's pack
+    /// backend passes over it: the other packs and the loose objects are read, and an absent object is
+    /// absent — not "found" because an error came back where libgit2 expects 0 or 1.
+    @Test func aPackThatCannotBeOpenedIsPassedOver() throws {
+        let scratch = ScratchDirectory()
+        let repository = Self.stockRepository(scratch, "stray", repack: [])
+        let work = scratch.path("stray")
+        try "loose\n".write(toFile: work + "/loose.txt", atomically: true, encoding: .utf8)
+        _ = runProcess("git", ["-C", work, "add", "-A"])
+        _ = runProcess("git", ["-C", work, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "loose"])
+        let objects = Self.stockObjects(repository)  // listed by stock git before the stray pack is there
+        let (pack, index) = PackScanTests.pack([(PackScanTests.id(0xAB), .blob)])
+        var foreign = index
+        foreign[foreign.count - 40] ^= 1  // the pack checksum the index names is not the pack's
+        try Data(pack).write(to: URL(fileURLWithPath: repository + "/objects/pack/pack-stray.pack"))
+        try Data(foreign).write(to: URL(fileURLWithPath: repository + "/objects/pack/pack-stray.idx"))
+        #expect(throws: PackFile.Unreadable.self) {
+            try PackFile(folder: repository + "/objects/pack/", name: "pack-stray")
+        }
+        try Self.expectAgreement(repository, objects: objects)
+        let opened = try Repository.openForReading(repository)
+        #expect(try opened.contains(PackScanTests.id(0xAB)) == false)
+        #expect(try opened.contains(PackScanTests.id(0xCD)) == false)
+    }
+
+    /// Sizes a hostile pack declares cost bounded work: an index listing more objects than its pack can hold
+    /// is refused before its ids are read, and a delta declaring a result past `PackFile.maxObjectBytes` is
+    /// refused before anything is allocated for it.
+    @Test func declaredSizesAreBounded() throws {
+        let scratch = ScratchDirectory()
+        let folder = scratch.path("objects/pack/")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A zlib stream of one stored block (RFC 1950/1951), so the test needs no compressor.
+        func zlib(_ bytes: [UInt8]) -> [UInt8] {
+            var a: UInt32 = 1
+            var b: UInt32 = 0
+            for byte in bytes {
+                a = (a + UInt32(byte)) % 65521
+                b = (b + a) % 65521
+            }
+            let length = UInt16(bytes.count)
+            return [
+                0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
+            ]
+                + bytes + withUnsafeBytes(of: ((b << 16) | a).bigEndian, Array.init)
+        }
+        let base: [UInt8] = Array("abc".utf8)
+        // Base size 3, result size 2^30 (a base-128 number: 0x80 0x80 0x80 0x80 0x04), copy 3 bytes from 0.
+        let delta: [UInt8] = [3, 0x80, 0x80, 0x80, 0x80, 0x04, 0x91, 0, 3]
+        var pack = Array("PACK".utf8) + [0, 0, 0, 2, 0, 0, 0, 2]
+        let blobOffset = pack.count
+        pack += [0x30 | 3] + zlib(base)
+        let deltaOffset = pack.count
+        pack += [0x60 | UInt8(delta.count), UInt8(deltaOffset - blobOffset)] + zlib(delta)
+        pack += [UInt8](repeating: 0, count: 20)
+        let ids = [PackScanTests.id(0x11), PackScanTests.id(0x22)]
+        var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63, 0, 0, 0, 2]
+        for first in 0..<256 {
+            let count = UInt32(ids.filter { Int($0.bytes[0]) <= first }.count)
+            index += withUnsafeBytes(of: count.bigEndian, Array.init)
+        }
+        for id in ids { index += id.bytes }
+        index += [UInt8](repeating: 0, count: 8)
+        for offset in [blobOffset, deltaOffset] { index += withUnsafeBytes(of: UInt32(offset).bigEndian, Array.init) }
+        index += [UInt8](repeating: 0, count: 40)
+        try Data(pack).write(to: URL(fileURLWithPath: folder + "pack-big.pack"))
+        try Data(index).write(to: URL(fileURLWithPath: folder + "pack-big.idx"))
+        let file = try PackFile(folder: folder, name: "pack-big")
+        #expect(try file.object(at: blobOffset).bytes == base)
+        #expect(throws: PackFile.Unreadable.self) { try file.object(at: deltaOffset) }
+        do {
+            _ = try file.object(at: deltaOffset)
+        } catch {
+            #expect(error.reason.contains("over the \(PackFile.maxObjectBytes) read"), "\(error.reason)")
+        }
+        // An index whose fan-out lists 2^20 objects, its tables there (a sparse file), beside a pack of 64 bytes.
+        var sparse: [UInt8] = [0xFF, 0x74, 0x4F, 0x63, 0, 0, 0, 2]
+        for _ in 0..<256 { sparse += withUnsafeBytes(of: UInt32(1 << 20).bigEndian, Array.init) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "pack-big.idx"))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(sparse))
+        try handle.truncate(atOffset: UInt64(PackIndex.headerSize + (1 << 20) * 28 + 40))
+        try handle.close()
+        var small = Array("PACK".utf8) + [0, 0, 0, 2, 0, 0x10, 0, 0]
+        small += [UInt8](repeating: 0, count: 64 - small.count)
+        try Data(small).write(to: URL(fileURLWithPath: folder + "pack-big.pack"))
+        do {
+            _ = try PackFile(folder: folder, name: "pack-big")
+            Issue.record("an index of 2^20 objects beside a 64-byte pack was opened")
+        } catch {
+            #expect(error.reason.contains("more than the pack can hold"), "\(error.reason)")
+        }
     }
 
     /// git's delta instructions, the malformed ones refused with a reason (each range checked).

@@ -56,8 +56,14 @@ final class PackFile {
     static let windowSize = 16 << 10
     static let windowCount = 16
     static let baseCacheBytes = 8 << 20
-    /// Objects one delta chain may hold, as the pack scan counts them (``PackStructure``).
+    /// Objects one delta chain may hold, as the pack scan counts them (`PackStructure`).
     static let maxChainObjects = 10_001
+    /// The largest object, delta or object rebuilt from one, read: far above anything a ledger holds (a
+    /// record is at most 256 KiB, a tree or commit 1 MiB), so a hostile size costs bounded memory.
+    static let maxObjectBytes = 64 << 20
+    /// The most bytes one read inflates and rebuilds over a whole delta chain: 10 000 deltas of 64 MiB would
+    /// otherwise copy 640 GB for one object.
+    static let maxBytesPerRead = 1 << 30
 
     /// Opens `name`.pack and `name`.idx in `folder`, checking that they belong together (the object count
     /// in both, the pack's checksum at the end of each) and that the index's tables fit its size.
@@ -89,6 +95,11 @@ final class PackFile {
         largeOffsetCount = (tablesEnd - largeOffsetsStart) / 8
         guard pack.size >= 32 else { throw Unreadable(reason: "\(name).pack: too short to be a pack") }
         objectsEnd = pack.size - 20
+        // An object takes at least 9 bytes (a header byte and the shortest zlib stream): an index listing
+        // more than the pack can hold is refused before its ids are read.
+        guard count <= (objectsEnd - 12) / 9 else {
+            throw Unreadable(reason: "\(name).idx: lists \(count) objects, more than the pack can hold")
+        }
         let packHeader = try pack.read(count: 12, at: 0)
         let packChecksum = try pack.read(count: 20, at: objectsEnd)
         let indexedChecksum = try index.read(count: 20, at: tablesEnd)
@@ -244,12 +255,19 @@ final class PackFile {
             }
             guard deltas.count < Self.maxChainObjects else { throw chainTooLong(at: offset) }
         }
+        var budget = Self.maxBytesPerRead - base.bytes.count
         for (index, delta) in deltas.enumerated().reversed() {
             // Each base of the chain is kept for the deltas on it that follow (a chain's objects are read
             // one after the other: its bases again and again).
             remember(base, at: index + 1 < deltas.count ? deltas[index + 1].offset : current)
             let instructions = try inflate(from: delta.header.dataStart, size: delta.header.size)
             base = (base.type, try applied(instructions, to: base.bytes, at: delta.offset))
+            budget -= instructions.count + base.bytes.count
+            guard budget >= 0 else {
+                throw Unreadable(
+                    reason:
+                        "\(name).pack: the delta chain at \(offset) rebuilds more than \(Self.maxBytesPerRead) bytes")
+            }
         }
         return base
     }
@@ -259,8 +277,9 @@ final class PackFile {
             base.withUnsafeBytes { baseBytes in
                 Result { () throws(PackDelta.Malformed) -> [UInt8] in
                     let sizes = try PackDelta.sizes(deltaBytes)
-                    guard sizes.result <= Int(Int32.max) else {
-                        throw PackDelta.Malformed(reason: "a delta declares \(sizes.result) bytes")
+                    guard sizes.result <= PackFile.maxObjectBytes else {
+                        throw PackDelta.Malformed(
+                            reason: "a delta declares \(sizes.result) bytes, over the \(PackFile.maxObjectBytes) read")
                     }
                     // Not zeroed first: `apply` fills every byte or fails (and a hostile header's size then
                     // costs no memory it does not write).
@@ -316,8 +335,10 @@ final class PackFile {
 
     /// The zlib stream at `start` inflated: exactly `size` bytes, or (`prefixOnly`) its first 32 at most.
     private func inflate(from start: Int, size: Int, prefixOnly: Bool = false) throws(Unreadable) -> [UInt8] {
-        guard size <= Int(Int32.max) else {
-            throw Unreadable(reason: "\(name).pack: an object at \(start) declares \(size) bytes")
+        guard size <= Self.maxObjectBytes else {
+            throw Unreadable(
+                reason:
+                    "\(name).pack: an object at \(start) declares \(size) bytes, over the \(Self.maxObjectBytes) read")
         }
         // One byte more than declared, so an object longer than its header says is caught.
         let capacity = prefixOnly ? min(size, 32) : size + 1

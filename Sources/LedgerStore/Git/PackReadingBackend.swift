@@ -16,8 +16,6 @@ final class PackReadingBackend {
     private let folder: String
     private var packs: [PackFile] = []
     private var known: Set<String> = []
-    /// Packs that could not be opened, with why: the error of a lookup no other pack answers.
-    private var unreadable: [String] = []
     /// The pack that held the last object found: the next one is likely there too.
     private var lastHit = 0
     /// Objects located before, by the low bits of their ids: libgit2 asks for an object's header and then
@@ -30,20 +28,16 @@ final class PackReadingBackend {
         refresh()
     }
 
-    /// Opens the packs not open yet, the largest first (where most lookups end).
+    /// Opens the packs not open yet, the largest first (where most lookups end). A pack that cannot be
+    /// opened — no index yet, an index not its own, one being written or removed by a repack — is left out
+    /// and tried again at the next refresh: its objects are not found, as with libgit2's pack backend
+    /// (`pack_entry_find` passes over a pack whose index does not load), and the other packs and the loose
+    /// objects are read as before.
     func refresh() {
-        let names = PackFolder.names(in: folder, endingIn: ".pack")
-        for name in names.sorted() where !known.contains(name) {
-            do throws(PackFile.Unreadable) {
-                packs.append(try PackFile(folder: folder, name: name))
-                known.insert(name)
-            } catch {
-                // A pack without its index is not a pack yet (libgit2 skips it too): tried again next time.
-                if access(folder + name + ".idx", F_OK) == 0 {
-                    known.insert(name)
-                    unreadable.append(error.reason)
-                }
-            }
+        for name in PackFolder.names(in: folder, endingIn: ".pack").sorted() where !known.contains(name) {
+            guard let pack = try? PackFile(folder: folder, name: name) else { continue }
+            packs.append(pack)
+            known.insert(name)
         }
         packs.sort { $0.objectCount > $1.objectCount }
         lastHit = 0
@@ -52,7 +46,7 @@ final class PackReadingBackend {
 
     /// The pack holding `id` and the object's offset in it; nil when no pack lists it.
     func locate(_ id: PackedObjectID) throws(PackFile.Unreadable) -> (pack: PackFile, offset: Int)? {
-        guard !packs.isEmpty else { return try notFound() }
+        guard !packs.isEmpty else { return nil }
         let slot = Int(id.low) & (recent.count - 1)
         if let hit = recent[slot], hit.id == id { return (packs[hit.pack], hit.offset) }
         for step in 0..<packs.count {
@@ -63,11 +57,6 @@ final class PackReadingBackend {
                 return (packs[position], offset)
             }
         }
-        return try notFound()
-    }
-
-    private func notFound() throws(PackFile.Unreadable) -> (pack: PackFile, offset: Int)? {
-        if let reason = unreadable.first { throw PackFile.Unreadable(reason: reason) }
         return nil
     }
 
@@ -90,7 +79,9 @@ final class PackReadingBackend {
                 guard let buffer = git_odb_backend_data_alloc(backend, max(object.bytes.count, 1)) else {
                     return GIT_ERROR.rawValue
                 }
-                object.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                object.bytes.withUnsafeBytes { bytes in
+                    if let source = bytes.baseAddress { buffer.copyMemory(from: source, byteCount: bytes.count) }
+                }
                 data?.pointee = buffer
                 size?.pointee = object.bytes.count
                 type?.pointee = git_object_t(rawValue: Int32(object.type))
@@ -106,10 +97,16 @@ final class PackReadingBackend {
                 return 0
             }
         }
+        // libgit2 reads any non-zero answer as "found": an index that cannot be read answers 0.
         backend.pointee.exists = { backend, id in
             PackReadingBackend.call(backend, id) { reader, id throws(PackFile.Unreadable) in
-                try reader.locate(id) == nil ? 0 : 1
+                (try? reader.locate(id)).flatMap { $0 } == nil ? 0 : 1
             }
+        }
+        // libgit2 calls `foreach` without checking for it; nothing that reads a ledger lists every object.
+        backend.pointee.foreach = { _, _, _ in
+            git_error_set_str(Int32(GIT_ERROR_ODB.rawValue), "listing every object is not supported here")
+            return GIT_ERROR.rawValue
         }
         backend.pointee.refresh = { backend in
             guard let backend else { return GIT_ERROR.rawValue }
@@ -165,12 +162,20 @@ extension Repository {
         var odb: OpaquePointer?
         try GitError.check(git_odb_new(&odb))
         defer { git_odb_free(odb) }
-        let objects = repository.gitDirectory + "objects"
+        // The common folder: a linked worktree's objects are its main repository's.
+        let common = String(cString: git_repository_commondir(repository.pointer))
+        let objects = common + (common.hasSuffix("/") ? "" : "/") + "objects"
         var loose: UnsafeMutablePointer<git_odb_backend>?
         try GitError.check(git_odb_backend_loose(&loose, objects, -1, 0, 0, 0))
-        // The priorities libgit2 gives its own loose and pack backends.
-        try GitError.check(git_odb_add_backend(odb, loose, 1))
-        try GitError.check(git_odb_add_backend(odb, PackReadingBackend.make(objectsFolder: objects), 2))
+        // The priorities libgit2 gives its own loose and pack backends. A backend the database did not take
+        // is freed here (once added, the database frees it).
+        let added = git_odb_add_backend(odb, loose, 1)
+        if added < 0 { loose?.pointee.free(loose) }
+        try GitError.check(added)
+        let packed = PackReadingBackend.make(objectsFolder: objects)
+        let addedPacked = git_odb_add_backend(odb, packed, 2)
+        if addedPacked < 0 { packed.pointee.free(packed) }
+        try GitError.check(addedPacked)
         try GitError.check(git_repository_set_odb(repository.pointer, odb))
         return repository
     }

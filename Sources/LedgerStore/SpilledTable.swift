@@ -63,17 +63,10 @@ final class SpilledTable: @unchecked Sendable {
 
     /// Reads up to `buffer.count` bytes at `offset`; nil on an error.
     private static func read(_ descriptor: Int32, into buffer: inout [UInt8], at offset: Int) -> Int? {
-        var done = 0
-        while done < buffer.count {
-            let count = buffer.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            done += count
+        buffer.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            return readFully(descriptor, into: base, count: bytes.count, at: offset)
         }
-        return done
     }
 
     /// Calls `body` with the bytes of the first `entries` entries of block `block` (each an entry's bytes:

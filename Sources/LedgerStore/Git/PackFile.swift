@@ -457,15 +457,8 @@ final class ReadOnlyFile {
         return bytes
     }
 
-    /// Reads `count` bytes at `offset` (retrying short reads); how many were read, fewer at the file's end.
+    /// Reads `count` bytes at `offset`; how many were read (fewer at the file's end or on an error).
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
-        var done = 0
-        while done < count {
-            let read = pread(descriptor, buffer + done, count - done, off_t(offset + done))
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { break }
-            done += read
-        }
-        return done
+        readFully(descriptor, into: buffer, count: count, at: offset) ?? 0
     }
 }

@@ -72,6 +72,14 @@ public final class RecordLookup {
         }
     }
 
+    /// Keeps a record its caller decoded from a blob it read under `key` — a commit's own records, right
+    /// after its loader decoded them — as the lookup would keep it after reading that blob through the
+    /// index: kept only when the record has the address `key` names, the check ``record(_:_:index:)`` makes.
+    public func note(_ record: any StoredRecord, as key: RecordIndex.Key) {
+        guard record.address == key.address, type(of: record).code == key.code else { return }
+        if recent[key] == nil { _ = remember(record, key) }
+    }
+
     private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
         if recent.count >= limit / 2 {
             older = recent

@@ -112,6 +112,11 @@ struct CommitLoader {
     func finish(_ read: Read, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
         var files = read.files
         try resolveReferences(&files, parentTree: read.parentTree, index: state.records)
+        for file in files {
+            if case .success(.record(let record)) = file.content, let key = RecordIndex.Key(file.meaning) {
+                lookup.note(record, as: key)
+            }
+        }
         clock.lap("load: resolve references")
         let descriptor =
             files.lazy.compactMap { file -> LedgerDescriptor? in

@@ -207,4 +207,29 @@ struct LedgerSnapshotTests {
         #expect(try !read(mandates[1]))
         #expect(try read(mandates[2]))
     }
+
+    /// A commit's records, noted by the loader that decoded them, are served without reading git (a later
+    /// commit's references to them); one whose address is not the one its key names is not kept.
+    @Test func aNotedRecordIsServedWithoutReadingAndOnlyUnderItsOwnAddress() throws {
+        let (repository, tip) = try Self.tip()
+        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
+        let mandates = try snapshot.all(Mandate.self)
+        try #require(mandates.count >= 2)
+        let (first, second) = (mandates[0], mandates[1])
+        // An index whose entries name a blob the repository lacks: only the cache can answer.
+        let missingBlob = try #require(ObjectID(rawBytes: Array(repeating: 0xAB, count: 20)))
+        var index = RecordIndex()
+        index.insert(.init(Mandate.self, first.address), .init(batch: LedgerLayout.maxBatch, blob: missingBlob))
+        index.insert(.init(Mandate.self, second.address), .init(batch: LedgerLayout.maxBatch, blob: missingBlob))
+        let lookup = RecordLookup(repository: repository, tree: try repository.commit(tip).tree)
+        #expect(try lookup.record(Mandate.self, first.address, index: index) == nil)
+
+        lookup.note(first, as: .init(Mandate.self, first.address))
+        #expect(try lookup.record(Mandate.self, first.address, index: index)?.address == first.address)
+        // Noted under another record's key, or another kind's: not kept.
+        lookup.note(first, as: .init(Mandate.self, second.address))
+        #expect(try lookup.record(Mandate.self, second.address, index: index) == nil)
+        lookup.note(first, as: .init(Verdict.self, first.address))
+        #expect(try lookup.record(Verdict.self, first.address, index: index) == nil)
+    }
 }

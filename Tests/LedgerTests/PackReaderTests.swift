@@ -283,20 +283,7 @@ struct PackReaderTests {
         let scratch = ScratchDirectory()
         let folder = scratch.path("objects/pack/")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // A zlib stream of one stored block (RFC 1950/1951), so the test needs no compressor.
-        func zlib(_ bytes: [UInt8]) -> [UInt8] {
-            var a: UInt32 = 1
-            var b: UInt32 = 0
-            for byte in bytes {
-                a = (a + UInt32(byte)) % 65521
-                b = (b + a) % 65521
-            }
-            let length = UInt16(bytes.count)
-            return [
-                0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
-            ]
-                + bytes + withUnsafeBytes(of: ((b << 16) | a).bigEndian, Array.init)
-        }
+        let zlib = Self.storedZlib
         let base: [UInt8] = Array("abc".utf8)
         // Base size 3, result size 2^30 (a base-128 number: 0x80 0x80 0x80 0x80 0x04), copy 3 bytes from 0.
         let delta: [UInt8] = [3, 0x80, 0x80, 0x80, 0x80, 0x04, 0x91, 0, 3]
@@ -343,6 +330,88 @@ struct PackReaderTests {
         } catch {
             #expect(error.reason.contains("more than the pack can hold"), "\(error.reason)")
         }
+    }
+
+    /// A zlib stream of one stored block (RFC 1950/1951), so the tests need no compressor.
+    static func storedZlib(_ bytes: [UInt8]) -> [UInt8] {
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        let length = UInt16(bytes.count)
+        return [
+            0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
+        ]
+            + bytes + withUnsafeBytes(of: ((b << 16) | a).bigEndian, Array.init)
+    }
+
+    /// A pack of `objects` (each a blob's declared size and the bytes its zlib stream holds) with its index,
+    /// written to `folder` as `pack-<name>`; returns each object's offset.
+    static func writePack(_ objects: [(declared: Int, bytes: [UInt8])], folder: String, name: String) throws -> [Int] {
+        var pack = Array("PACK".utf8) + [0, 0, 0, 2] + withUnsafeBytes(of: UInt32(objects.count).bigEndian, Array.init)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(pack.count)
+            // Type 3 (blob), the size in base-128 after its first 4 bits.
+            var size = object.declared
+            var header = [UInt8(0x30 | (size & 0x0F))]
+            size >>= 4
+            while size > 0 {
+                header[header.count - 1] |= 0x80
+                header.append(UInt8(size & 0x7F))
+                size >>= 7
+            }
+            pack += header + storedZlib(object.bytes)
+        }
+        pack += [UInt8](repeating: 0, count: 20)
+        let ids = (0..<objects.count).map { PackScanTests.id(UInt8(0x10 + $0)) }
+        var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63, 0, 0, 0, 2]
+        for first in 0..<256 {
+            let count = UInt32(ids.filter { Int($0.bytes[0]) <= first }.count)
+            index += withUnsafeBytes(of: count.bigEndian, Array.init)
+        }
+        for id in ids { index += id.bytes }
+        index += [UInt8](repeating: 0, count: 4 * ids.count)
+        for offset in offsets { index += withUnsafeBytes(of: UInt32(offset).bigEndian, Array.init) }
+        index += [UInt8](repeating: 0, count: 40)
+        try Data(pack).write(to: URL(fileURLWithPath: folder + "pack-\(name).pack"))
+        try Data(index).write(to: URL(fileURLWithPath: folder + "pack-\(name).idx"))
+        return offsets
+    }
+
+    /// An object whose zlib stream holds more or fewer bytes than its header declares is refused — one byte
+    /// more, more than the room the reader leaves past the declared size, fewer — and the objects read after
+    /// a refused one read whole (one zlib stream serves every object, reset between them).
+    @Test func anObjectInflatingToOtherThanItsDeclaredSizeIsRefused() throws {
+        let scratch = ScratchDirectory()
+        let folder = scratch.path("objects/pack/")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let good = Array("a ledger record".utf8)
+        let long = [UInt8](repeating: 0x61, count: 3 + PackFile.inflateSlack + 100)
+        let offsets = try Self.writePack(
+            [
+                (good.count, good), (3, Array("abcd".utf8)), (3, long), (5, Array("abc".utf8)), (good.count, good),
+                (long.count, long),
+            ], folder: folder, name: "sizes")
+        let file = try PackFile(folder: folder, name: "pack-sizes")
+        func reason(_ offset: Int) -> String? {
+            do {
+                _ = try file.object(at: offset)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(try file.object(at: offsets[0]).bytes == good)
+        #expect(reason(offsets[1])?.contains("inflates to 4 bytes, not 3") == true, "\(reason(offsets[1]) ?? "read")")
+        #expect(
+            reason(offsets[2])?.contains("does not inflate to its 3 bytes") == true, "\(reason(offsets[2]) ?? "read")")
+        #expect(reason(offsets[3])?.contains("inflates to 3 bytes, not 5") == true, "\(reason(offsets[3]) ?? "read")")
+        #expect(try file.object(at: offsets[4]).bytes == good)
+        #expect(try file.object(at: offsets[5]).bytes == long)
+        #expect(try file.object(at: offsets[0]).bytes == good)
     }
 
     /// git's delta instructions, the malformed ones refused with a reason (each range checked).

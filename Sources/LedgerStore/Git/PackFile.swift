@@ -44,6 +44,9 @@ final class PackFile {
     private let windowBytes: UnsafeMutableRawPointer
     private var windows = [(start: Int, count: Int, used: Int)](repeating: (0, 0, 0), count: windowCount)
     private var reads = 0
+    /// One zlib stream for every object, reset between them (starting one allocates its state afresh);
+    /// allocated once, since zlib's state points back at it. Nil until the first object is inflated.
+    private var stream: UnsafeMutablePointer<z_stream>?
     private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
     private var baseOrder: [Int] = []
     private var baseOrderStart = 0
@@ -61,6 +64,9 @@ final class PackFile {
     /// The largest object, delta or object rebuilt from one, read: far above anything a ledger holds (a
     /// record is at most 256 KiB, a tree or commit 1 MiB), so a hostile size costs bounded memory.
     static let maxObjectBytes = 64 << 20
+    /// Output room given past an object's declared size (``inflate(from:size:prefixOnly:)``): zlib's fast loop
+    /// needs 258 bytes free.
+    static let inflateSlack = 258
     /// The most bytes one read inflates and rebuilds over a whole delta chain: 10 000 deltas of 64 MiB would
     /// otherwise copy 640 GB for one object.
     static let maxBytesPerRead = 1 << 30
@@ -119,7 +125,29 @@ final class PackFile {
         windowBytes = UnsafeMutableRawPointer.allocate(byteCount: Self.windowSize * Self.windowCount, alignment: 16)
     }
 
-    deinit { windowBytes.deallocate() }
+    deinit {
+        windowBytes.deallocate()
+        if let stream {
+            inflateEnd(stream)
+            stream.deallocate()
+        }
+    }
+
+    /// The stream reset for a new object, started on first use.
+    private func freshStream() throws(Unreadable) -> UnsafeMutablePointer<z_stream> {
+        if let stream {
+            guard inflateReset(stream) == Z_OK else { throw Unreadable(reason: "zlib could not start") }
+            return stream
+        }
+        let started = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        started.initialize(to: z_stream())
+        guard inflateInit_(started, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            started.deallocate()
+            throw Unreadable(reason: "zlib could not start")
+        }
+        stream = started
+        return started
+    }
 
     /// The ids of objects 0, ``sampleStride``, 2 · ``sampleStride``, …, read a mebibyte at a time.
     private static func sample(_ index: ReadOnlyFile, count: Int) throws(Unreadable) -> [PackedObjectID] {
@@ -340,19 +368,17 @@ final class PackFile {
                 reason:
                     "\(name).pack: an object at \(start) declares \(size) bytes, over the \(Self.maxObjectBytes) read")
         }
-        // One byte more than declared, so an object longer than its header says is caught.
-        let capacity = prefixOnly ? min(size, 32) : size + 1
+        // Room past the declared size: zlib's fast loop runs only while 258 bytes of output are free, so
+        // with none, an object's last 258 bytes went byte by byte; and an object longer than its header
+        // says is caught by the bytes it writes there.
+        let capacity = prefixOnly ? min(size, 32) : size + Self.inflateSlack
         guard capacity > 0 else { return [] }
-        var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Unreadable(reason: "zlib could not start")
-        }
-        defer { inflateEnd(&stream) }
+        let stream = try freshStream()
         var failure: Unreadable?
         let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             count = 0
-            stream.next_out = buffer.baseAddress
-            stream.avail_out = UInt32(capacity)
+            stream.pointee.next_out = buffer.baseAddress
+            stream.pointee.avail_out = UInt32(capacity)
             var position = start
             while failure == nil {
                 guard position < objectsEnd else {
@@ -361,17 +387,17 @@ final class PackFile {
                 }
                 do throws(Unreadable) {
                     let available = try fill(at: position, atLeast: 1)
-                    stream.next_in = UnsafeMutablePointer(
+                    stream.pointee.next_in = UnsafeMutablePointer(
                         mutating: available.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                    stream.avail_in = UInt32(available.count)
+                    stream.pointee.avail_in = UInt32(available.count)
                 } catch {
                     failure = error
                     break
                 }
-                let before = (input: stream.avail_in, output: stream.avail_out)
-                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                position += Int(before.input - stream.avail_in)
-                let produced = capacity - Int(stream.avail_out)
+                let before = (input: stream.pointee.avail_in, output: stream.pointee.avail_out)
+                let status = CZlib.inflate(stream, Z_NO_FLUSH)
+                position += Int(before.input - stream.pointee.avail_in)
+                let produced = capacity - Int(stream.pointee.avail_out)
                 if status == Z_STREAM_END {
                     count = produced
                     if produced != size {
@@ -380,12 +406,12 @@ final class PackFile {
                     }
                     break
                 }
-                if status == Z_OK || status == Z_BUF_ERROR, stream.avail_out == 0, prefixOnly {
+                if status == Z_OK || status == Z_BUF_ERROR, stream.pointee.avail_out == 0, prefixOnly {
                     count = produced
                     break
                 }
-                guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_out > 0,
-                    before != (stream.avail_in, stream.avail_out)
+                guard status == Z_OK || status == Z_BUF_ERROR, stream.pointee.avail_out > 0,
+                    before != (stream.pointee.avail_in, stream.pointee.avail_out)
                 else {
                     failure = Unreadable(
                         reason: "\(name).pack: the object at \(start) does not inflate to its \(size) bytes")

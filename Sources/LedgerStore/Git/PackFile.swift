@@ -47,6 +47,12 @@ final class PackFile {
     /// One zlib stream for every object, reset between them (starting one allocates its state afresh);
     /// allocated once, since zlib's state points back at it. Nil until the first object is inflated.
     private var stream: UnsafeMutablePointer<z_stream>?
+    /// The index's 4-byte offsets, read a block of ``sampleStride`` at a time the first time an object of the
+    /// block is found and kept (`loadedOffsetBlocks` says which): a lookup then costs one `pread` (its block
+    /// of ids) where it cost two. Zeroed memory from `calloc`, so only the blocks read take up memory — at
+    /// most 4 bytes an object, when a full verify has found objects all over the index.
+    private var offsetBlocks: UnsafeMutablePointer<UInt32>?
+    private var loadedOffsetBlocks: [UInt64] = []
     private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
     private var baseOrder: [Int] = []
     private var baseOrderStart = 0
@@ -127,6 +133,7 @@ final class PackFile {
 
     deinit {
         windowBytes.deallocate()
+        free(offsetBlocks)
         if let stream {
             inflateEnd(stream)
             stream.deallocate()
@@ -197,8 +204,7 @@ final class PackFile {
 
     /// The offset the index gives object number `position` (a large offset read from its own table).
     private func offset(at position: Int) throws(Unreadable) -> Int {
-        let small = try index.read(count: 4, at: offsetsStart + position * 4)
-        let value = small.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
+        let value = try smallOffset(at: position)
         var offset = Int(value)
         if value & 0x8000_0000 != 0 {
             let slot = Int(value & 0x7FFF_FFFF)
@@ -214,6 +220,35 @@ final class PackFile {
             throw Unreadable(reason: "\(name).idx: object \(position) at offset \(offset), outside the pack")
         }
         return offset
+    }
+
+    /// The 4-byte offset table's entry for object number `position`, its block of ``sampleStride`` read
+    /// (and kept) when none of the block was asked for before.
+    private func smallOffset(at position: Int) throws(Unreadable) -> UInt32 {
+        if offsetBlocks == nil {
+            guard let zeroed = calloc(objectCount, 4) else {
+                let small = try index.read(count: 4, at: offsetsStart + position * 4)
+                return small.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
+            }
+            offsetBlocks = zeroed.bindMemory(to: UInt32.self, capacity: objectCount)
+            loadedOffsetBlocks = [UInt64](repeating: 0, count: (objectCount / Self.sampleStride + 64) / 64)
+        }
+        let offsets = offsetBlocks!
+        let block = position / Self.sampleStride
+        let (word, bit) = (block / 64, UInt64(1) << UInt64(block % 64))
+        if loadedOffsetBlocks[word] & bit == 0 {
+            let start = block * Self.sampleStride
+            let count = min(Self.sampleStride, objectCount - start)
+            let bytes = try index.read(count: count * 4, at: offsetsStart + start * 4)
+            bytes.withUnsafeBytes { raw in
+                for item in 0..<count {
+                    offsets[start + item] = UInt32(
+                        bigEndian: raw.loadUnaligned(fromByteOffset: item * 4, as: UInt32.self))
+                }
+            }
+            loadedOffsetBlocks[word] |= bit
+        }
+        return offsets[position]
     }
 
     // MARK: - Objects

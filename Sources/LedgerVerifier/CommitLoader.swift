@@ -112,11 +112,6 @@ struct CommitLoader {
     func finish(_ read: Read, index: Int, state: ReplayState) throws(GitError) -> CommitStep {
         var files = read.files
         try resolveReferences(&files, parentTree: read.parentTree, index: state.records)
-        for file in files {
-            if case .success(.record(let record)) = file.content, let key = RecordIndex.Key(file.meaning) {
-                lookup.note(record, as: key)
-            }
-        }
         clock.lap("load: resolve references")
         let descriptor =
             files.lazy.compactMap { file -> LedgerDescriptor? in
@@ -315,6 +310,16 @@ struct CommitLoader {
                 }
             }
             file.checks.references = found
+        }
+    }
+
+    /// Keeps the records of `files` — the ones the index took from a commit just applied
+    /// (``ReplayState/apply(_:)``'s answer) — in the lookup's cache, so a later commit's references to them
+    /// are not read from git and decoded again. Only those: a record stored a second time, which the index
+    /// does not name, must not answer for the first.
+    func keep(_ files: [LoadedFile]) {
+        for file in files {
+            if let record = file.storedRecord, let key = RecordIndex.Key(file.meaning) { lookup.note(record, as: key) }
         }
     }
 

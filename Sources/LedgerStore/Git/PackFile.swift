@@ -143,8 +143,11 @@ final class PackFile {
     /// The stream reset for a new object, started on first use.
     private func freshStream() throws(Unreadable) -> UnsafeMutablePointer<z_stream> {
         if let stream {
-            guard inflateReset(stream) == Z_OK else { throw Unreadable(reason: "zlib could not start") }
-            return stream
+            if inflateReset(stream) == Z_OK { return stream }
+            // A stream zlib will not reset is ended and a new one started.
+            inflateEnd(stream)
+            stream.deallocate()
+            self.stream = nil
         }
         let started = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         started.initialize(to: z_stream())
@@ -383,9 +386,11 @@ final class PackFile {
         guard bases[offset] == nil, base.bytes.count <= Self.baseCacheBytes / 16 else { return }
         bases[offset] = base
         baseOrder.append(offset)
-        baseBytes += base.bytes.count
+        baseBytes += Self.cachedBytes(base.bytes)
         while baseBytes > Self.baseCacheBytes, baseOrderStart < baseOrder.count {
-            if let dropped = bases.removeValue(forKey: baseOrder[baseOrderStart]) { baseBytes -= dropped.bytes.count }
+            if let dropped = bases.removeValue(forKey: baseOrder[baseOrderStart]) {
+                baseBytes -= Self.cachedBytes(dropped.bytes)
+            }
             baseOrderStart += 1
         }
         if baseOrderStart > 4096 {
@@ -393,6 +398,10 @@ final class PackFile {
             baseOrderStart = 0
         }
     }
+
+    /// What a kept base costs: its buffer as allocated (an inflated object has ``inflateSlack`` bytes more
+    /// than it holds) and an entry's overhead, so that many empty or tiny bases count too.
+    private static func cachedBytes(_ bytes: [UInt8]) -> Int { bytes.capacity + 64 }
 
     // MARK: - Reading
 

@@ -152,11 +152,9 @@ public struct RecordIndex: Sendable, Equatable {
 
     /// Records where `key` is stored. The first batch to store a key keeps it: the ledger stores each
     /// record once, and the policies refuse a second copy.
-    /// - Returns: whether the index now names `location` for `key` (false: an earlier copy keeps it).
-    @discardableResult
-    public mutating func insert(_ key: Key, _ location: Location) -> Bool {
+    public mutating func insert(_ key: Key, _ location: Location) {
+        _ = batches.setIfAbsent(key, location)
         lastBatch = max(lastBatch, Int64(location.batch))
-        return batches.setIfAbsent(key, location)
     }
 
     /// Records that a batch folder exists (a batch may hold only files the index does not key).

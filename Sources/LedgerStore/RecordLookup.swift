@@ -72,15 +72,6 @@ public final class RecordLookup {
         }
     }
 
-    /// Keeps a record its caller decoded from the blob the index names for `key` — a commit's records, once
-    /// the verifier applied the commit — as the lookup would keep it after reading that blob: kept only when
-    /// the record has the address `key` names, the check ``record(_:_:index:)`` makes. The caller passes only
-    /// the copy the index names (its first), never a record stored again.
-    public func note(_ record: any StoredRecord, as key: RecordIndex.Key) {
-        guard record.address == key.address, type(of: record).code == key.code else { return }
-        if recent[key] == nil { _ = remember(record, key) }
-    }
-
     private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
         if recent.count >= limit / 2 {
             older = recent

@@ -313,16 +313,6 @@ struct CommitLoader {
         }
     }
 
-    /// Keeps the records of `files` — the ones the index took from a commit just applied
-    /// (``ReplayState/apply(_:)``'s answer) — in the lookup's cache, so a later commit's references to them
-    /// are not read from git and decoded again. Only those: a record stored a second time, which the index
-    /// does not name, must not answer for the first.
-    func keep(_ files: [LoadedFile]) {
-        for file in files {
-            if let record = file.storedRecord, let key = RecordIndex.Key(file.meaning) { lookup.note(record, as: key) }
-        }
-    }
-
     // MARK: - Signatures (parallel)
 
     /// Checks each file's declared signatures (``RecordDeclaration/signatures``) with the keys they name.

@@ -178,20 +178,14 @@ public struct ReplayState: Sendable, Equatable {
     }
 
     /// Advances past `step` (after the policies judged it): new signers, log position, bindings.
-    /// - Returns: the files whose records the index now names — the first copy of each record, never a
-    ///   later one stored again (what a lookup through the index reads; the verifier's loader keeps them).
-    @discardableResult
-    public mutating func apply(_ step: CommitStep) -> [LoadedFile] {
+    public mutating func apply(_ step: CommitStep) {
         commitsSeen += 1
         previous = step.id
         previousTime = step.commit.time
-        var indexed: [LoadedFile] = []
         for file in step.files {
             if let batch = file.batch {
-                if let key = RecordIndex.Key(file.meaning), let blob = file.blob,
-                    records.insert(key, RecordIndex.Location(batch: batch, blob: blob)), file.storedRecord != nil
-                {
-                    indexed.append(file)
+                if let key = RecordIndex.Key(file.meaning), let blob = file.blob {
+                    records.insert(key, RecordIndex.Location(batch: batch, blob: blob))
                 }
                 records.noteBatch(batch)
             }
@@ -226,7 +220,6 @@ public struct ReplayState: Sendable, Equatable {
         logHead = position.head
         for leaf in step.leafHashes { log.append(leaf) }
         maps.recentIdempotencyKeys.advance(step.trailers?.idempotencyKey)
-        return indexed
     }
 
     // MARK: - The fold's parts (the fold of a commit and the rebuild from a tree run the same ones)

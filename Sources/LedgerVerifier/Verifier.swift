@@ -158,7 +158,7 @@ public enum Verifier {
                 if let handover = LogHandover.made(by: step, previous: state.descriptor, size: state.log.size) {
                     summary.logHandovers.append(handover)
                 }
-                loader.keep(state.apply(step))
+                state.apply(step)
                 if offset % Self.pagesReleasedEvery == Self.pagesReleasedEvery - 1 { state.releasePages() }
                 clock.lap("apply")
                 disposal.dispose(step)

@@ -3,7 +3,6 @@ import Testing
 
 @testable import LedgerFormat
 import LedgerStore
-@testable import LedgerVerifier
 
 /// The one read model: What `LedgerSnapshot` reads from the example ledger is checked against
 /// stock git reading the same repository (`git ls-tree`, `git diff-tree`, `git show`), not against the
@@ -207,61 +206,5 @@ struct LedgerSnapshotTests {
         // The recent generation was full: 0 started a new one, so 2 and 3 are older now and 1 is gone.
         #expect(try !read(mandates[1]))
         #expect(try read(mandates[2]))
-    }
-
-    /// A commit's records, noted by the loader that decoded them, are served without reading git (a later
-    /// commit's references to them); one whose address is not the one its key names is not kept.
-    @Test func aNotedRecordIsServedWithoutReadingAndOnlyUnderItsOwnAddress() throws {
-        let (repository, tip) = try Self.tip()
-        let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
-        let mandates = try snapshot.all(Mandate.self)
-        try #require(mandates.count >= 2)
-        let (first, second) = (mandates[0], mandates[1])
-        // An index whose entries name a blob the repository lacks: only the cache can answer.
-        let missingBlob = try #require(ObjectID(rawBytes: Array(repeating: 0xAB, count: 20)))
-        var index = RecordIndex()
-        index.insert(.init(Mandate.self, first.address), .init(batch: LedgerLayout.maxBatch, blob: missingBlob))
-        index.insert(.init(Mandate.self, second.address), .init(batch: LedgerLayout.maxBatch, blob: missingBlob))
-        let lookup = RecordLookup(repository: repository, tree: try repository.commit(tip).tree)
-        #expect(try lookup.record(Mandate.self, first.address, index: index) == nil)
-
-        lookup.note(first, as: .init(Mandate.self, first.address))
-        #expect(try lookup.record(Mandate.self, first.address, index: index)?.address == first.address)
-        // Noted under another record's key, or another kind's: not kept.
-        lookup.note(first, as: .init(Mandate.self, second.address))
-        #expect(try lookup.record(Mandate.self, second.address, index: index) == nil)
-        lookup.note(first, as: .init(Verdict.self, first.address))
-        #expect(try lookup.record(Verdict.self, first.address, index: index) == nil)
-    }
-
-    /// What the verifier's loader keeps after a commit (``ReplayState/apply(_:)``'s answer) is the copy of each
-    /// record the index names — its first — never a record stored again in the same commit or a later one,
-    /// which must not answer for the first once the first has left the cache.
-    @Test func applyAnswersOnlyTheFirstCopyOfEachRecord() throws {
-        let (repository, tip) = try Self.tip()
-        let mandates = try LedgerSnapshot(repository: repository, tip: tip).all(Mandate.self)
-        try #require(mandates.count >= 2)
-        func file(_ mandate: Mandate, batch: Int64, blob: UInt8) throws -> LoadedFile {
-            let file = LoadedFile(
-                path: "batch \(batch), blob \(blob)", meaning: .record(Mandate.self, mandate.address), bytes: [],
-                isCanonical: true, content: .success(.record(mandate)))
-            file.batch = batch
-            file.blob = try #require(ObjectID(rawBytes: [UInt8](repeating: blob, count: 20)))
-            return file
-        }
-        func step(_ index: Int, _ files: [LoadedFile]) throws -> CommitStep {
-            let id = try #require(ObjectID(rawBytes: [UInt8](repeating: UInt8(0xC0 + index), count: 20)))
-            return CommitStep(
-                index: index, commit: CommitInfo(id: id, tree: id, parents: [], message: "", time: 0, rawHeader: ""),
-                parentTree: nil, signature: .missing, changes: [], files: files, trailers: nil)
-        }
-        var state = ReplayState(trustRoot: TrustRoot(), now: Instant.parse("2026-12-01T00:00:00Z")!)
-        let first = try file(mandates[0], batch: 1, blob: 1)
-        let again = try file(mandates[0], batch: 1, blob: 2)
-        let other = try file(mandates[1], batch: 1, blob: 3)
-        #expect(state.apply(try step(0, [first, again, other])).map(\.path) == [first.path, other.path])
-        let later = try file(mandates[0], batch: 2, blob: 4)
-        #expect(state.apply(try step(1, [later])).isEmpty)
-        #expect(state.records.location(of: .init(Mandate.self, mandates[0].address))?.blob == first.blob)
     }
 }

@@ -73,7 +73,8 @@ final class CommitReadAhead: @unchecked Sendable {
         }
         let loader: CommitLoader
         do {
-            loader = CommitLoader(repository: try Repository.openForReading(path), clock: clock)
+            // This thread reads every object of the commits it loads: its packs keep their offsets.
+            loader = CommitLoader(repository: try Repository.openForReading(path, keepingOffsets: true), clock: clock)
         } catch {
             hand(.failure(error))
             return

@@ -76,19 +76,23 @@ struct PackReaderTests {
         return objects
     }
 
-    /// Reads every object through `Repository.openForReading` and compares it with stock git's.
+    /// Reads every object through `Repository.openForReading` and compares it with stock git's: with the
+    /// packs' offsets read when needed and kept once read (the verifier's reading thread), in stock git's
+    /// order and backwards.
     static func expectAgreement(
         _ gitDirectory: String, objects: [(id: String, type: String, bytes: Data)]? = nil
     ) throws {
         let objects = objects ?? stockObjects(gitDirectory)
         #expect(objects.count > 200)
-        let repository = try Repository.openForReading(gitDirectory)
         let types = ["commit": 1, "tree": 2, "blob": 3, "tag": 4]
-        for object in objects {
-            let read = try repository.anyObject(ObjectID(hexString: object.id)!)
-            #expect(read.type == types[object.type] && read.header.type == read.type, "\(object.id)")
-            #expect(read.header.size == object.bytes.count, "\(object.id) \(object.type)")
-            #expect(Data(read.bytes) == object.bytes, "\(object.id) \(object.type)")
+        for keepingOffsets in [false, true] {
+            let repository = try Repository.openForReading(gitDirectory, keepingOffsets: keepingOffsets)
+            for object in objects + objects.reversed() {
+                let read = try repository.anyObject(ObjectID(hexString: object.id)!)
+                #expect(read.type == types[object.type] && read.header.type == read.type, "\(object.id)")
+                #expect(read.header.size == object.bytes.count, "\(object.id) \(object.type)")
+                #expect(Data(read.bytes) == object.bytes, "\(object.id) \(object.type)")
+            }
         }
         #expect(objects.contains { $0.type == "tag" } && objects.contains { $0.bytes.count > 200_000 })
     }

@@ -47,6 +47,8 @@ final class PackFile {
     /// One zlib stream for every object, reset between them (starting one allocates its state afresh);
     /// allocated once, since zlib's state points back at it. Nil until the first object is inflated.
     private var stream: UnsafeMutablePointer<z_stream>?
+    /// Whether the index's offsets are kept once read (`offsetBlocks`); otherwise each is read when needed.
+    private let keepsOffsets: Bool
     /// The index's 4-byte offsets, read a block of ``sampleStride`` at a time the first time an object of the
     /// block is found and kept (`loadedOffsetBlocks` says which): a lookup then costs one `pread` (its block
     /// of ids) where it cost two. Zeroed memory from `calloc`, so only the blocks read take up memory — at
@@ -79,8 +81,9 @@ final class PackFile {
 
     /// Opens `name`.pack and `name`.idx in `folder`, checking that they belong together (the object count
     /// in both, the pack's checksum at the end of each) and that the index's tables fit its size.
-    init(folder: String, name: String) throws(Unreadable) {
+    init(folder: String, name: String, keepingOffsets: Bool = false) throws(Unreadable) {
         self.name = name
+        keepsOffsets = keepingOffsets
         // Each file closes itself when released, so an init that throws half way leaves nothing open.
         guard let pack = ReadOnlyFile(folder + name + ".pack"), let index = ReadOnlyFile(folder + name + ".idx") else {
             throw Unreadable(reason: "\(name): cannot open the pack and its index")
@@ -225,11 +228,11 @@ final class PackFile {
         return offset
     }
 
-    /// The 4-byte offset table's entry for object number `position`, its block of ``sampleStride`` read
-    /// (and kept) when none of the block was asked for before.
+    /// The 4-byte offset table's entry for object number `position`: read alone, or, when the pack keeps its
+    /// offsets, its block of ``sampleStride`` read (and kept) when none of the block was asked for before.
     private func smallOffset(at position: Int) throws(Unreadable) -> UInt32 {
         if offsetBlocks == nil {
-            guard let zeroed = calloc(objectCount, 4) else {
+            guard keepsOffsets, let zeroed = calloc(objectCount, 4) else {
                 let small = try index.read(count: 4, at: offsetsStart + position * 4)
                 return small.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
             }

@@ -23,7 +23,11 @@ final class PackReadingBackend {
     /// 10^5-entry ledger's 190 000 objects took 397 000 lookups with 256 of these, 241 000 with 4 096).
     private var recent = [(id: PackedObjectID, pack: Int, offset: Int)?](repeating: nil, count: 4096)
 
-    init(objectsFolder: String) {
+    /// Whether the packs keep their index's offsets once read (``Repository/openForReading(_:keepingOffsets:)``).
+    private let keepingOffsets: Bool
+
+    init(objectsFolder: String, keepingOffsets: Bool = false) {
+        self.keepingOffsets = keepingOffsets
         folder = objectsFolder + (objectsFolder.hasSuffix("/") ? "" : "/") + "pack/"
         refresh()
     }
@@ -35,7 +39,7 @@ final class PackReadingBackend {
     /// objects are read as before.
     func refresh() {
         for name in PackFolder.names(in: folder, endingIn: ".pack").sorted() where !known.contains(name) {
-            guard let pack = try? PackFile(folder: folder, name: name) else { continue }
+            guard let pack = try? PackFile(folder: folder, name: name, keepingOffsets: keepingOffsets) else { continue }
             packs.append(pack)
             known.insert(name)
         }
@@ -64,8 +68,8 @@ final class PackReadingBackend {
 
     /// A `git_odb_backend` whose callbacks reach this reader: the C struct, then a pointer to the reader
     /// (retained until libgit2 frees the backend).
-    static func make(objectsFolder: String) -> UnsafeMutablePointer<git_odb_backend> {
-        let reader = PackReadingBackend(objectsFolder: objectsFolder)
+    static func make(objectsFolder: String, keepingOffsets: Bool = false) -> UnsafeMutablePointer<git_odb_backend> {
+        let reader = PackReadingBackend(objectsFolder: objectsFolder, keepingOffsets: keepingOffsets)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: ownerOffset + 8, alignment: 16)
         let backend = memory.bindMemory(to: git_odb_backend.self, capacity: 1)
         backend.initialize(to: git_odb_backend())
@@ -157,7 +161,11 @@ extension Repository {
     /// made ~480 MB of a verify's resident memory. Loose objects are read by libgit2 as before.
     /// The corresponding C functions are `git_odb_new`, `git_odb_backend_loose`, `git_odb_add_backend` and
     /// `git_repository_set_odb`.
-    public static func openForReading(_ path: String) throws(GitError) -> Repository {
+    /// - Parameter keepingOffsets: whether the packs keep their index's offsets once read (``PackFile``): for a
+    ///   handle that reads most of a ledger's objects — the verifier's reading thread — it halves the
+    ///   `pread`s a lookup costs, at up to 4 bytes an object; a handle that reads a few objects here and
+    ///   there would keep a block of 64 for each one.
+    public static func openForReading(_ path: String, keepingOffsets: Bool = false) throws(GitError) -> Repository {
         let repository = try open(path)
         var odb: OpaquePointer?
         try GitError.check(git_odb_new(&odb))
@@ -172,7 +180,7 @@ extension Repository {
         let added = git_odb_add_backend(odb, loose, 1)
         if added < 0 { loose?.pointee.free(loose) }
         try GitError.check(added)
-        let packed = PackReadingBackend.make(objectsFolder: objects)
+        let packed = PackReadingBackend.make(objectsFolder: objects, keepingOffsets: keepingOffsets)
         let addedPacked = git_odb_add_backend(odb, packed, 2)
         if addedPacked < 0 { packed.pointee.free(packed) }
         try GitError.check(addedPacked)

@@ -161,7 +161,7 @@ extension Repository {
     /// made ~480 MB of a verify's resident memory. Loose objects are read by libgit2 as before.
     /// The corresponding C functions are `git_odb_new`, `git_odb_backend_loose`, `git_odb_add_backend` and
     /// `git_repository_set_odb`.
-    /// - Parameter keepingOffsets: whether the packs keep their index's offsets once read (``PackFile``): for a
+    /// - Parameter keepingOffsets: whether the packs keep their index's offsets once read (`PackFile`): for a
     ///   handle that reads most of a ledger's objects — the verifier's reading thread — it halves the
     ///   `pread`s a lookup costs, at up to 4 bytes an object; a handle that reads a few objects here and
     ///   there would keep a block of 64 for each one.

@@ -74,10 +74,24 @@ public struct WriteLogEntry: Sendable, Equatable {
         previous: String, recordedAt: String, deviceBinding: String, authorizedBy: String, caseOpen: Bool,
         banned: Bool, fieldsWritten: String? = nil, outcome: String
     ) -> String {
-        var parts = [previous, recordedAt, deviceBinding, authorizedBy, String(caseOpen), String(banned)]
-        if let fieldsWritten { parts.append(fieldsWritten) }
-        parts.append(outcome)
-        return SHA256.hash(Array(parts.joined(separator: "|").utf8)).hex
+        // The joined text built as bytes, without an array of parts and a joined string (every entry's
+        // check runs this on the judging thread).
+        var text: [UInt8] = []
+        text.reserveCapacity(
+            previous.utf8.count + recordedAt.utf8.count + deviceBinding.utf8.count + authorizedBy.utf8.count
+                + (fieldsWritten?.utf8.count ?? 0) + outcome.utf8.count + 20)
+        for part in [previous, recordedAt, deviceBinding, authorizedBy] {
+            text.append(contentsOf: part.utf8)
+            text.append(UInt8(ascii: "|"))
+        }
+        text.append(contentsOf: (caseOpen ? "true|" : "false|").utf8)
+        text.append(contentsOf: (banned ? "true|" : "false|").utf8)
+        if let fieldsWritten {
+            text.append(contentsOf: fieldsWritten.utf8)
+            text.append(UInt8(ascii: "|"))
+        }
+        text.append(contentsOf: outcome.utf8)
+        return SHA256.hash(text).hex
     }
 
     /// The hash this entry's fields produce; equal to ``entryHash`` for an untampered entry.

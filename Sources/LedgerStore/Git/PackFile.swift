@@ -50,11 +50,11 @@ final class PackFile {
     /// Whether the index's offsets are kept once read (`offsetBlocks`); otherwise each is read when needed.
     private let keepsOffsets: Bool
     /// The index's 4-byte offsets, read a block of ``sampleStride`` at a time the first time an object of the
-    /// block is found and kept (`loadedOffsetBlocks` says which): a lookup then costs one `pread` (its block
-    /// of ids) where it cost two. Zeroed memory from `calloc`, so only the blocks read take up memory — at
-    /// most 4 bytes an object, when a full verify has found objects all over the index.
+    /// block is found and kept: a lookup then costs one `pread` (its block of ids) where it cost two. Zeroed
+    /// memory from `calloc`, so only the blocks read take up memory — at most 4 bytes an object, when a full
+    /// verify has found objects all over the index. A zero is an entry not read yet: no object sits at offset
+    /// 0 (the pack's header is there), and an index naming it is refused by ``offset(at:)`` however often.
     private var offsetBlocks: UnsafeMutablePointer<UInt32>?
-    private var loadedOffsetBlocks: [UInt64] = []
     private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
     private var baseOrder: [Int] = []
     private var baseOrderStart = 0
@@ -229,7 +229,7 @@ final class PackFile {
     }
 
     /// The 4-byte offset table's entry for object number `position`: read alone, or, when the pack keeps its
-    /// offsets, its block of ``sampleStride`` read (and kept) when none of the block was asked for before.
+    /// offsets, its block of ``sampleStride`` read (and kept) when its entry was not read before.
     private func smallOffset(at position: Int) throws(Unreadable) -> UInt32 {
         if offsetBlocks == nil {
             guard keepsOffsets, let zeroed = calloc(objectCount, 4) else {
@@ -237,13 +237,10 @@ final class PackFile {
                 return small.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
             }
             offsetBlocks = zeroed.bindMemory(to: UInt32.self, capacity: objectCount)
-            loadedOffsetBlocks = [UInt64](repeating: 0, count: (objectCount / Self.sampleStride + 64) / 64)
         }
         let offsets = offsetBlocks!
-        let block = position / Self.sampleStride
-        let (word, bit) = (block / 64, UInt64(1) << UInt64(block % 64))
-        if loadedOffsetBlocks[word] & bit == 0 {
-            let start = block * Self.sampleStride
+        if offsets[position] == 0 {
+            let start = position / Self.sampleStride * Self.sampleStride
             let count = min(Self.sampleStride, objectCount - start)
             let bytes = try index.read(count: count * 4, at: offsetsStart + start * 4)
             bytes.withUnsafeBytes { raw in
@@ -252,7 +249,6 @@ final class PackFile {
                         bigEndian: raw.loadUnaligned(fromByteOffset: item * 4, as: UInt32.self))
                 }
             }
-            loadedOffsetBlocks[word] |= bit
         }
         return offsets[position]
     }

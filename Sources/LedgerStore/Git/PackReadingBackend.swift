@@ -26,7 +26,7 @@ final class PackReadingBackend {
     /// Whether the packs keep their index's offsets once read (``Repository/openForReading(_:keepingOffsets:)``).
     private let keepingOffsets: Bool
 
-    init(objectsFolder: String, keepingOffsets: Bool = false) {
+    init(objectsFolder: String, keepingOffsets: Bool) {
         self.keepingOffsets = keepingOffsets
         folder = objectsFolder + (objectsFolder.hasSuffix("/") ? "" : "/") + "pack/"
         refresh()
@@ -68,7 +68,7 @@ final class PackReadingBackend {
 
     /// A `git_odb_backend` whose callbacks reach this reader: the C struct, then a pointer to the reader
     /// (retained until libgit2 frees the backend).
-    static func make(objectsFolder: String, keepingOffsets: Bool = false) -> UnsafeMutablePointer<git_odb_backend> {
+    static func make(objectsFolder: String, keepingOffsets: Bool) -> UnsafeMutablePointer<git_odb_backend> {
         let reader = PackReadingBackend(objectsFolder: objectsFolder, keepingOffsets: keepingOffsets)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: ownerOffset + 8, alignment: 16)
         let backend = memory.bindMemory(to: git_odb_backend.self, capacity: 1)

@@ -64,7 +64,8 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     /// A map that holds at most `limit` entries in memory: past it, every entry is written to a table in
     /// `folder` (streamed, the saved tables' entries copied as they are), the file is opened and removed
     /// at once, and the map reads it with `pread` from then on (`SpilledTable`), its changes in memory
-    /// until the next spill.
+    /// until the next spill. A filter of the table's keys, built as it is written (`KeyFilter`), spares the
+    /// read of most keys it does not hold.
     public struct Spill: Sendable {
         public let folder: String
         public let limit: Int
@@ -142,13 +143,15 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     private mutating func spillEntries(_ spill: Spill) {
         let path = spill.folder + "/onym-ledger-spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).table"
         defer { unlink(path) }
+        var filter = KeyFilter(expecting: count)
         do {
-            try writeWhole(to: path, tip: Self.spillTip, note: 0, mode: 0o600, durable: false)
+            try writeWhole(to: path, tip: Self.spillTip, note: 0, mode: 0o600, durable: false) { filter.insert($0) }
         } catch {
             self.spill = nil
             return
         }
-        guard let table = SpilledTable(path: path, kind: Codec.kind), table.header.count == count else {
+        guard let table = SpilledTable(path: path, kind: Codec.kind, filter: filter), table.header.count == count
+        else {
             self.spill = nil
             return
         }
@@ -436,25 +439,33 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     }
 
     /// Writes every entry as a full table, in the table's order, streamed: the saved tables' as they are,
-    /// merged with those in memory (the keys held in memory the one array it makes).
-    private func writeWhole(to path: String, tip: ObjectID, note: UInt64, mode: mode_t, durable: Bool)
-        throws(DurableFile.WriteError)
-    {
+    /// merged with those in memory (the keys held in memory the one array it makes). `eachKey` is shown every
+    /// key written.
+    private func writeWhole(
+        to path: String, tip: ObjectID, note: UInt64, mode: mode_t, durable: Bool,
+        eachKey: ([UInt8]) -> Void = { _ in }
+    ) throws(DurableFile.WriteError) {
         var held = memory.map { memory in memory.entries.keys.filter { changes[$0] == nil } } ?? []
         held.append(contentsOf: changes.keys)
         held.sort(by: Codec.precedes)
         let header = SortedTable.Header(kind: Codec.kind, tip: tip, base: nil, count: count, note: note)
-        try write(savedEntries, held: held, header: header, to: path, mode: mode, durable: durable)
+        try write(savedEntries, held: held, header: header, to: path, mode: mode, durable: durable, eachKey: eachKey)
     }
 
     /// Writes the table `header` describes: `saved` merged with `held` (keys in the table's order, their
     /// values this map's).
     private func write(
-        _ saved: SavedEntries, held: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool
+        _ saved: SavedEntries, held: [Key], header: SortedTable.Header, to path: String, mode: mode_t, durable: Bool,
+        eachKey: ([UInt8]) -> Void = { _ in }
     ) throws(DurableFile.WriteError) {
         var entries = OrderedEntries(map: self, saved: saved, held: held)
         try SortedTable.write(
-            header: header, to: path, mode: mode, durable: durable, entry: { _ in entries.next() },
+            header: header, to: path, mode: mode, durable: durable,
+            entry: { _ in
+                let entry = entries.next()
+                eachKey(entry.key)
+                return entry
+            },
             isComplete: { entries.isFinished })
     }
 }

@@ -10,7 +10,8 @@
 /// a spill table resident (docs/DECISIONS.md, "A long run keeps its growing state in tables"). Here the
 /// first key of every block of entries (about 4 KiB of them, at least 8 entries) is held in memory; a lookup
 /// finds its block among them and reads the block's offsets and entries with two `pread`s, comparing keys in
-/// the bytes read.
+/// the bytes read. A filter of the table's keys (``KeyFilter``), built as the table was written, answers most
+/// lookups of a key the table does not hold without reading at all.
 ///
 /// The file is the run's own (written whole by this process, removed once opened), so its checksum is not
 /// read; reads still stay inside the file whatever its bytes say.
@@ -24,9 +25,12 @@ final class SpilledTable: @unchecked Sendable {
     let blockSize: Int
     /// The keys of entries 0, `blockSize`, 2 · `blockSize`, …
     private var blockKeys: [[UInt8]] = []
+    /// Every key the table holds (and a few more).
+    private let filter: KeyFilter
 
-    /// The table at `path`, of `kind`; nil when it cannot be read. The file may be removed once this returns.
-    init?(path: String, kind: String) {
+    /// The table at `path`, of `kind`, whose every key `filter` holds; nil when it cannot be read. The file may
+    /// be removed once this returns.
+    init?(path: String, kind: String, filter: KeyFilter) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var info = stat()
@@ -45,6 +49,7 @@ final class SpilledTable: @unchecked Sendable {
             return nil
         }
         self.header = header
+        self.filter = filter
         self.descriptor = descriptor
         self.offsetsStart = offsetsStart
         self.entriesStart = entriesStart
@@ -104,7 +109,7 @@ final class SpilledTable: @unchecked Sendable {
 
     /// The value stored under `key`, nil when the table has none.
     func value(for key: [UInt8]) -> [UInt8]? {
-        guard let block = block(holding: key) else { return nil }
+        guard filter.mayContain(key), let block = block(holding: key) else { return nil }
         return withBlock(block) { entries in
             for entry in entries {
                 let (keyRange, valueRange) = SortedTable.ranges(of: entry.indices, in: entry)

@@ -141,6 +141,7 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
     /// Writes every entry to a table in `spill.folder` and reads it from there: the memory they held is
     /// released. A table that cannot be written or opened leaves the map as it was, and spilling off.
     private mutating func spillEntries(_ spill: Spill) {
+        let started = PhaseClock.enabled ? (PhaseClock.now(), PhaseClock.threadCPU()) : (0, 0)
         let path = spill.folder + "/onym-ledger-spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).table"
         defer { unlink(path) }
         var filter = KeyFilter(expecting: count)
@@ -160,6 +161,11 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         delta = nil
         spilled = table
         changes = [:]
+        if PhaseClock.enabled {
+            let (wall, cpu) = (PhaseClock.now() - started.0, PhaseClock.threadCPU() - started.1)
+            PhaseClock.note(
+                "spill \(Codec.kind): \(count) entries, \(Int(wall * 1000)) ms (thread CPU \(Int(cpu * 1000)) ms)")
+        }
     }
 
     /// The tip a spilled table's header names: none (it is never loaded by a tip).

@@ -289,28 +289,40 @@ struct CommitLoader {
     private func resolveReferences(_ files: inout [LoadedFile], parentTree: ObjectID?, index: RecordIndex)
         throws(GitError)
     {
-        var inCommit: [RecordIndex.Key: any StoredRecord] = [:]
-        for file in files {
-            if case .success(.record(let record)) = file.content {
-                inCommit[RecordIndex.Key(type(of: record), record.address)] = record
-            }
-        }
+        let inCommit = Self.recordsByKey(files)
         lookup.tree = parentTree
-        func find(_ reference: RecordReference, _ address: ContentAddress) throws(GitError) -> (any StoredRecord)? {
-            if let found = inCommit[RecordIndex.Key(reference.target, address)] { return found }
-            guard reference.scope == .ledger else { return nil }
-            return try lookup.decodable(reference.target, address, index: index)
-        }
         for file in files {
             guard let subject = file.declaration else { continue }
-            var found = ResolvedReferences()
-            for reference in type(of: subject).references {
-                for address in reference.addresses(subject, found) {
-                    if let record = try find(reference, address) { found.add(record, at: address) }
-                }
+            file.checks.references = try Self.references(of: subject) { (reference, address) throws(GitError) in
+                if let found = inCommit[RecordIndex.Key(reference.target, address)] { return found }
+                guard reference.scope == .ledger else { return nil }
+                return try lookup.decodable(reference.target, address, index: index)
             }
-            file.checks.references = found
         }
+    }
+
+    /// The records the commit's files hold, by kind and address.
+    static func recordsByKey(_ files: [LoadedFile]) -> [RecordIndex.Key: any StoredRecord] {
+        var records: [RecordIndex.Key: any StoredRecord] = [:]
+        for file in files {
+            if let record = file.storedRecord { records[RecordIndex.Key(type(of: record), record.address)] = record }
+        }
+        return records
+    }
+
+    /// The records `subject`'s declaration names (``RecordDeclaration/references``), each looked for with
+    /// `find`, in the declared order (a later reference may name addresses an earlier one found).
+    static func references<Failure: Error>(
+        of subject: any RecordDeclaration,
+        find: (RecordReference, ContentAddress) throws(Failure) -> (any StoredRecord)?
+    ) throws(Failure) -> ResolvedReferences {
+        var found = ResolvedReferences()
+        for reference in type(of: subject).references {
+            for address in reference.addresses(subject, found) {
+                if let record = try find(reference, address) { found.add(record, at: address) }
+            }
+        }
+        return found
     }
 
     // MARK: - Signatures (parallel)
@@ -320,12 +332,15 @@ struct CommitLoader {
         let keys = LedgerKeys(descriptor: descriptor)
         files = parallelMap(files) { file in
             guard let subject = file.declaration else { return file }
-            for rule in type(of: subject).signatures {
-                guard let status = rule.check(subject, references: file.checks.references, keys: keys) else {
-                    continue
+            // The verifications the reading thread made ahead are not made again (`SignatureForesight`).
+            Ed25519.Verifications.$current.withValue(file.verifications) {
+                for rule in type(of: subject).signatures {
+                    guard let status = rule.check(subject, references: file.checks.references, keys: keys) else {
+                        continue
+                    }
+                    file.checks.signatures[rule.role] = status
+                    if status != .missing { file.checks.signaturesChecked += 1 }
                 }
-                file.checks.signatures[rule.role] = status
-                if status != .missing { file.checks.signaturesChecked += 1 }
             }
             return file
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import LedgerFormat
 import LedgerStore
 
 #if canImport(Glibc)
@@ -22,13 +23,14 @@ final class CommitReadAhead: @unchecked Sendable {
     private var running = true
     private let depth: Int
 
-    /// Starts reading `ids` from the repository at `path` (opened again, for the reading thread).
-    init(path: String, ids: [ObjectID], depth: Int = 2) {
+    /// Starts reading `ids` from the repository at `path` (opened again, for the reading thread), checking
+    /// record signatures ahead from `descriptor`, the one in force before the first (``SignatureForesight``).
+    init(path: String, ids: [ObjectID], descriptor: LedgerDescriptor?, depth: Int = 2) {
         self.depth = depth
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
         DispatchQueue(label: "onym-ledger.read-ahead").async { [self] in
-            self.run(path: path, ids: ids)
+            self.run(path: path, ids: ids, descriptor: descriptor)
         }
     }
 
@@ -61,7 +63,7 @@ final class CommitReadAhead: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 
-    private func run(path: String, ids: [ObjectID]) {
+    private func run(path: String, ids: [ObjectID], descriptor: LedgerDescriptor?) {
         // Its own clock: these phases run beside the judging thread's, not inside them.
         let clock = PhaseClock()
         defer {
@@ -79,13 +81,31 @@ final class CommitReadAhead: @unchecked Sendable {
             hand(.failure(error))
             return
         }
+        let foresight = SignatureForesight(descriptor: descriptor)
         for id in ids {
             let result: Result<CommitLoader.Read, GitError>
             do throws(GitError) { result = .success(try loader.read(id)) } catch { result = .failure(error) }
+            if case .success(let read) = result {
+                foresight.learn(read.files)
+                // The judging thread is behind (every slot is taken): this thread would only wait, so it
+                // checks the commit's signatures meanwhile. Else it hands the commit over as it is, and
+                // the judging thread checks them: the work goes to whichever thread has time.
+                if isFull() {
+                    foresight.checkAhead(read.files)
+                    clock.lap("load: signatures ahead (parallel)")
+                }
+            }
             let handed = hand(result)
             clock.lap("wait for a free slot")
             guard handed, case .success = result else { return }
         }
+    }
+
+    /// Whether `depth` readings wait for the judging thread.
+    private func isFull() -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return ready.count >= depth
     }
 
     /// Queues one reading, waiting while `depth` are queued; false once stopped.

@@ -25,6 +25,8 @@ public final class LoadedFile: @unchecked Sendable {
     public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
     public var checks = RecordChecks()
+    /// The signature verifications the reading thread made ahead for the file (`SignatureForesight`).
+    var verifications: Ed25519.Verifications? = nil
     /// For a cosignature the commit replaces (`cosignatures/<key ID>`): the bytes its parent stored there.
     public var replacedBytes: [UInt8]? = nil
     /// For a receipt: its verdict as the replay executes it (`ReplayState.executedFact`), worked out once by

@@ -139,7 +139,7 @@ public enum Verifier {
             let clock = PhaseClock()
             let loader = CommitLoader(repository: repository, clock: clock)
             // Git reads, decoding and hashing of the next commits run on their own thread meanwhile.
-            let readAhead = CommitReadAhead(path: repository.path, ids: commits)
+            let readAhead = CommitReadAhead(path: repository.path, ids: commits, descriptor: state.descriptor)
             defer { readAhead.stop() }
             let disposal = StepDisposal()
             defer { disposal.drain() }

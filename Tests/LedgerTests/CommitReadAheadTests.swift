@@ -28,7 +28,7 @@ struct CommitReadAheadTests {
         let ids = Self.gitHistory()
         #expect(ids.count > 100)
         let loader = CommitLoader(repository: try Repository.open(gitDirectory), clock: PhaseClock())
-        let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids)
+        let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, descriptor: nil)
         defer { ahead.stop() }
         for id in ids {
             let early = try ahead.next()
@@ -55,7 +55,7 @@ struct CommitReadAheadTests {
         await failingIfHung { () throws in
             let ids = Array(Self.gitHistory().prefix(3))
             let missing = ObjectID(hexString: String(repeating: "ab", count: 20))!
-            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids + [missing] + ids)
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids + [missing] + ids, descriptor: nil)
             defer { ahead.stop() }
             for id in ids { #expect(try ahead.next().commit.id == id) }
             #expect(throws: GitError.self) { try ahead.next() }
@@ -73,7 +73,7 @@ struct CommitReadAheadTests {
             let ids = Self.gitHistory()
             let depth = 2
             try #require(ids.count > taken + depth)
-            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, depth: depth)
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, descriptor: nil, depth: depth)
             for id in ids.prefix(taken) { #expect(try ahead.next().commit.id == id) }
             ahead.stop()
             ahead.stop()
@@ -87,12 +87,35 @@ struct CommitReadAheadTests {
         }
     }
 
+    /// A judging thread that is behind (here: one that takes a commit only every 30 ms) gets the record
+    /// signatures of the commits it has not taken yet checked ahead: the files that carry signatures come
+    /// with the verifications made (`SignatureForesight`).
+    @Test func aReaderWithTimeChecksSignaturesAhead() async throws {
+        await failingIfHung { () throws in
+            let ids = Array(Self.gitHistory().prefix(40))
+            let ahead = CommitReadAhead(path: Self.gitDirectory, ids: ids, descriptor: nil, depth: 2)
+            defer { ahead.stop() }
+            var withSignatures = 0
+            var checkedAhead = 0
+            for id in ids {
+                usleep(30_000)
+                let read = try ahead.next()
+                #expect(read.commit.id == id)
+                for file in read.files where file.declaration.map({ !type(of: $0).signatures.isEmpty }) == true {
+                    withSignatures += 1
+                    if (file.verifications?.count ?? 0) > 0 { checkedAhead += 1 }
+                }
+            }
+            #expect(withSignatures > 10 && checkedAhead * 2 > withSignatures, "\(checkedAhead) of \(withSignatures)")
+        }
+    }
+
     @Test func aPathThatIsNotARepositoryIsAnErrorNotAHang() async throws {
         await failingIfHung { () throws in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ledger-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let ahead = CommitReadAhead(path: folder.path, ids: Self.gitHistory())
+            let ahead = CommitReadAhead(path: folder.path, ids: Self.gitHistory(), descriptor: nil)
             #expect(throws: GitError.self) { try ahead.next() }
         }
     }

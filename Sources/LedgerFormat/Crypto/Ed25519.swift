@@ -27,11 +27,29 @@ public enum Ed25519 {
 
         /// Strict verification of a detached 64-byte signature. Never throws: a wrong length,
         /// a malformed key or a forged signature are all `false`; the policy layer names the failure.
+        /// Answered from ``Verifications/current`` when it holds this very verification, and recorded there
+        /// when it does not.
         public func isValidSignature(_ signature: some Collection<UInt8>, for message: some Collection<UInt8>) -> Bool {
             Ed25519.ensureInitialized()
             guard signature.count == 64 else { return false }
             let signatureBytes = Array(signature)
             let messageBytes = Array(message)
+            guard let verifications = Verifications.current else {
+                return Self.verify(signatureBytes, messageBytes, rawRepresentation)
+            }
+            if let known = verifications.answer(
+                key: rawRepresentation, signature: signatureBytes, message: messageBytes)
+            {
+                return known
+            }
+            let valid = Self.verify(signatureBytes, messageBytes, rawRepresentation)
+            verifications.record(key: rawRepresentation, signature: signatureBytes, message: messageBytes, valid: valid)
+            return valid
+        }
+
+        private static func verify(_ signatureBytes: [UInt8], _ messageBytes: [UInt8], _ rawRepresentation: [UInt8])
+            -> Bool
+        {
             let status = withNonNullPointer(signatureBytes) { sig in
                 withNonNullPointer(messageBytes) { msg in
                     withNonNullPointer(rawRepresentation) { key in

@@ -36,11 +36,19 @@ public struct SignatureRule: Sendable {
     public let role: SignatureRole
     public let key: Key
     let status: @Sendable (any RecordDeclaration, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
+    /// For a key from a referenced manifest reached through other records (a verdict's, through its
+    /// mandate): the authority the record names, whose manifest it must be. Not a rule: a hint for a reader
+    /// that has not resolved the references, to guess the manifest with (the verifier's reading thread,
+    /// which checks signatures ahead); nil when the record names none.
+    public let manifestAuthority: (@Sendable (any RecordDeclaration) -> String?)?
 
     /// - Parameter status: the signature's status under the candidate keys, or nil when what it is checked
     ///   against is not among the resolved references (a redemption's grant, not given to `inspect`).
+    /// - Parameter manifestAuthority: the authority whose manifest holds the key, as the record names it
+    ///   (``manifestAuthority``).
     public init<Record: RecordDeclaration>(
         of record: Record.Type, _ role: SignatureRole, key: Key,
+        manifestAuthority: (@Sendable (Record) -> String)? = nil,
         status: @escaping @Sendable (Record, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
     ) {
         self.role = role
@@ -48,6 +56,11 @@ public struct SignatureRule: Sendable {
         self.status = { record, keys, found in
             guard let record = record as? Record else { return .missing }
             return status(record, keys, found)
+        }
+        if let manifestAuthority {
+            self.manifestAuthority = { record in (record as? Record).map(manifestAuthority) }
+        } else {
+            self.manifestAuthority = nil
         }
     }
 

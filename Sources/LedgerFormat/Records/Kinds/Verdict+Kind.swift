@@ -15,7 +15,8 @@ extension Verdict: CanonicalStoredRecord {
     ]
 
     public static let signatures: [SignatureRule] = [
-        .init(of: Verdict.self, .operator, key: .referencedManifestOperator) { verdict, keys, _ in
+        .init(of: Verdict.self, .operator, key: .referencedManifestOperator, manifestAuthority: \.authority) {
+            verdict, keys, _ in
             SignatureRule.any(of: keys, verdict.signature, over: verdict.signingBytes)
         }
     ]

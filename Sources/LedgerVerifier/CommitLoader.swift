@@ -293,10 +293,9 @@ struct CommitLoader {
         lookup.tree = parentTree
         for file in files {
             guard let subject = file.declaration else { continue }
-            file.checks.references = try Self.references(of: subject) { (reference, address) throws(GitError) in
-                if let found = inCommit[RecordIndex.Key(reference.target, address)] { return found }
-                guard reference.scope == .ledger else { return nil }
-                return try lookup.decodable(reference.target, address, index: index)
+            file.checks.references = try Self.references(of: subject, inCommit: inCommit) {
+                (reference, address) throws(GitError) in
+                try lookup.decodable(reference.target, address, index: index)
             }
         }
     }
@@ -310,16 +309,26 @@ struct CommitLoader {
         return records
     }
 
-    /// The records `subject`'s declaration names (``RecordDeclaration/references``), each looked for with
-    /// `find`, in the declared order (a later reference may name addresses an earlier one found).
+    /// The records `subject`'s declaration names (``RecordDeclaration/references``), in the declared order
+    /// (a later reference may name addresses an earlier one found): each looked for in the commit
+    /// (`inCommit`, ``recordsByKey(_:)``), then — unless the reference is to the same commit only — with
+    /// `earlier`, in the commits before it.
     static func references<Failure: Error>(
-        of subject: any RecordDeclaration,
-        find: (RecordReference, ContentAddress) throws(Failure) -> (any StoredRecord)?
+        of subject: any RecordDeclaration, inCommit: [RecordIndex.Key: any StoredRecord],
+        earlier: (RecordReference, ContentAddress) throws(Failure) -> (any StoredRecord)?
     ) throws(Failure) -> ResolvedReferences {
         var found = ResolvedReferences()
         for reference in type(of: subject).references {
             for address in reference.addresses(subject, found) {
-                if let record = try find(reference, address) { found.add(record, at: address) }
+                let record =
+                    if let inThisCommit = inCommit[RecordIndex.Key(reference.target, address)] {
+                        inThisCommit
+                    } else if reference.scope == .ledger {
+                        try earlier(reference, address)
+                    } else {
+                        nil as (any StoredRecord)?
+                    }
+                if let record { found.add(record, at: address) }
             }
         }
         return found

@@ -21,6 +21,7 @@ final class CommitReadAhead: @unchecked Sendable {
     private var ready: [Result<CommitLoader.Read, GitError>] = []
     private var stopped = false
     private var running = true
+    private var waitingForSlot = false
     private let depth: Int
 
     /// Starts reading `ids` from the repository at `path` (opened again, for the reading thread), checking
@@ -49,6 +50,8 @@ final class CommitReadAhead: @unchecked Sendable {
             throw GitError.fail("read past the last commit")
         }
         let result = ready.removeFirst()
+        // A slot is free: the reader no longer waits for one (it has yet to wake and see it).
+        waitingForSlot = false
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
         return try result.get()
@@ -91,7 +94,7 @@ final class CommitReadAhead: @unchecked Sendable {
                 // checks the commit's signatures meanwhile. Else it hands the commit over as it is, and
                 // the judging thread checks them: the work goes to whichever thread has time.
                 if isFull() {
-                    foresight.checkAhead(read.files)
+                    foresight.checkAhead(read.files, stopping: { [self] in isStopped() })
                     clock.lap("load: signatures ahead (parallel)")
                 }
             }
@@ -101,11 +104,25 @@ final class CommitReadAhead: @unchecked Sendable {
         }
     }
 
-    /// Whether `depth` readings wait for the judging thread.
+    /// Whether `depth` readings wait for the judging thread (and the reading goes on).
     private func isFull() -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        return ready.count >= depth
+        return ready.count >= depth && !stopped
+    }
+
+    private func isStopped() -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return stopped
+    }
+
+    /// Whether the reading thread has nothing to do until a reading is taken: it waits for a free slot, or
+    /// it has read every commit (for tests that take a commit only once the reader is held up).
+    var readerIsIdle: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return waitingForSlot || !running
     }
 
     /// Queues one reading, waiting while `depth` are queued; false once stopped.
@@ -113,7 +130,11 @@ final class CommitReadAhead: @unchecked Sendable {
     private func hand(_ result: Result<CommitLoader.Read, GitError>) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        while ready.count >= depth && !stopped { pthread_cond_wait(&changed, &mutex) }
+        while ready.count >= depth && !stopped {
+            waitingForSlot = true
+            pthread_cond_wait(&changed, &mutex)
+        }
+        waitingForSlot = false
         guard !stopped else { return false }
         ready.append(result)
         pthread_cond_broadcast(&changed)

@@ -12,12 +12,14 @@ import LedgerStore
 /// thread knows is a guess — a commit the judging thread refuses may still have taught it a descriptor or a
 /// manifest — and a wrong guess is only a verification the judging thread makes itself.
 final class SignatureForesight {
-    /// Most manifests remembered (a ledger holds a few; past this many, later ones are not learnt, and
-    /// verdicts naming them are verified on the judging thread).
+    /// Most manifests remembered, and most bytes of them (a ledger holds a few; past either, later ones are
+    /// not learnt, and the signatures that need them are verified on the judging thread).
     static let maxManifests = 4096
+    static let maxManifestBytes = 16 << 20
 
     private var descriptor: LedgerDescriptor?
     private var manifests: [ContentAddress: AuthorityManifest] = [:]
+    private var manifestBytes = 0
     /// The last manifest read of each authority: the guess for a record whose manifest is reached through
     /// records this thread does not keep (a verdict's, through its mandate: ``SignatureRule/manifestAuthority``).
     private var latestManifests: [String: AuthorityManifest] = [:]
@@ -34,8 +36,11 @@ final class SignatureForesight {
             switch file.content {
             case .success(.descriptor(let value)):
                 descriptor = value
-            case .success(.record(let manifest as AuthorityManifest)) where manifests.count < Self.maxManifests:
+            case .success(.record(let manifest as AuthorityManifest))
+            where manifests.count < Self.maxManifests
+                && manifestBytes + manifest.rawBytes.count <= Self.maxManifestBytes:
                 manifests[manifest.address] = manifest
+                manifestBytes += manifest.rawBytes.count
                 latestManifests[manifest.componentId] = manifest
             default:
                 continue
@@ -44,17 +49,17 @@ final class SignatureForesight {
     }
 
     /// Checks every file's declared signatures with what this thread knows, over both cores, keeping each
-    /// verification with its file.
-    func checkAhead(_ files: [LoadedFile]) {
+    /// verification with its file; the files left once `stopping` says so are not checked.
+    func checkAhead(_ files: [LoadedFile], stopping: @Sendable () -> Bool = { false }) {
         let keys = LedgerKeys(descriptor: descriptor)
         let (manifests, latestManifests) = (manifests, latestManifests)
         let inCommit = CommitLoader.recordsByKey(files)
         _ = parallelMap(files) { file in
-            guard let subject = file.declaration, !type(of: subject).signatures.isEmpty else { return false }
-            let references = CommitLoader.references(of: subject) { reference, address in
-                if let found = inCommit[RecordIndex.Key(reference.target, address)] { return found }
-                guard reference.scope == .ledger, reference.target.code == AuthorityManifest.code else { return nil }
-                return manifests[address]
+            guard let subject = file.declaration, !type(of: subject).signatures.isEmpty, !stopping() else {
+                return false
+            }
+            let references = CommitLoader.references(of: subject, inCommit: inCommit) { reference, address in
+                reference.target.code == AuthorityManifest.code ? manifests[address] : nil
             }
             let verifications = Ed25519.Verifications()
             Ed25519.Verifications.$current.withValue(verifications) {

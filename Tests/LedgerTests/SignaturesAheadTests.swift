@@ -41,6 +41,21 @@ struct SignaturesAheadTests {
         #expect(verifications.count == 2 && planted.count == 3)
     }
 
+    /// A record keeps at most 16 verifications (one checked under each of thousands of keys a hostile
+    /// descriptor lists is made, not kept): the ones past that are verified and answered all the same.
+    @Test func aRecordKeepsABoundedNumberOfVerifications() {
+        let messages = (0..<40).map { Array("message \($0)".utf8) }
+        let signatures = messages.map { Self.key.signature(for: $0) }
+        let verifications = Ed25519.Verifications()
+        Ed25519.Verifications.$current.withValue(verifications) {
+            for (index, message) in messages.enumerated() {
+                #expect(Self.key.publicKey.isValidSignature(signatures[index], for: message))
+                #expect(!Self.key.publicKey.isValidSignature(signatures[(index + 1) % 40], for: message))
+            }
+        }
+        #expect(verifications.count == Ed25519.Verifications.most)
+    }
+
     /// Over the example ledger (every record kind, a manifest rotation, grants), commit by commit as the
     /// verifier goes: every file the reading thread checked ahead — mandates, and verdicts, whose manifest
     /// it guesses by the authority they name (it does not keep the mandates that pin it) — is judged with

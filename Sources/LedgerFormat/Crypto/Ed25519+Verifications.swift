@@ -23,6 +23,9 @@ extension Ed25519 {
         }
 
         private let state = Mutex<(made: [Made], answered: Int)>(([], 0))
+        /// Most verifications kept (a record makes one to three; one checked under every key a hostile
+        /// descriptor lists for an authority makes thousands, and those past this many are made, not kept).
+        static let most = 16
 
         public init() {}
 
@@ -41,7 +44,10 @@ extension Ed25519 {
         }
 
         func record(key: [UInt8], signature: [UInt8], message: [UInt8], valid: Bool) {
-            state.withLock { $0.made.append(Made(key: key, signature: signature, message: message, valid: valid)) }
+            state.withLock { state in
+                guard state.made.count < Self.most else { return }
+                state.made.append(Made(key: key, signature: signature, message: message, valid: valid))
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-public import LedgerFormat
+internal import LedgerFormat
 import LedgerVerifier
 
 /// What lets a page check its own records in the reader's browser (``VerifyScript``): for each record its

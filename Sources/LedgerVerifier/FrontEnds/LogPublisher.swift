@@ -1,5 +1,5 @@
-public import LedgerFormat
-public import LedgerStore
+internal import LedgerFormat
+internal import LedgerStore
 
 /// `publish`: the C2SP tlog-tiles layout of a verified ledger's log in a folder any static host can serve —
 /// `checkpoint`, hash tiles `tile/<L>/<N>[.p/<W>]` and entry bundles `tile/entries/<N>[.p/<W>]` — written

@@ -1,5 +1,5 @@
 public import LedgerFormat
-public import LedgerStore
+internal import LedgerStore
 
 /// `cosign`: anyone — an auditor, an authority — acting as a C2SP witness for a ledger's log.
 ///

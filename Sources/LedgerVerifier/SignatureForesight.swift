@@ -55,9 +55,7 @@ final class SignatureForesight {
         let (manifests, latestManifests) = (manifests, latestManifests)
         let inCommit = CommitLoader.recordsByKey(files)
         _ = parallelMap(files) { file in
-            guard let subject = file.declaration, !type(of: subject).signatures.isEmpty, !stopping() else {
-                return false
-            }
+            guard let subject = file.declaration, !type(of: subject).signatures.isEmpty, !stopping() else { return }
             let references = CommitLoader.references(of: subject, inCommit: inCommit) { reference, address in
                 reference.target.code == AuthorityManifest.code ? manifests[address] : nil
             }
@@ -74,7 +72,6 @@ final class SignatureForesight {
                 }
             }
             file.verifications = verifications
-            return true
         }
     }
 }

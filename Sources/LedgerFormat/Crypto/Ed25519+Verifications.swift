@@ -30,9 +30,9 @@ extension Ed25519 {
         public init() {}
 
         /// How many verifications are recorded.
-        public var count: Int { state.withLock { $0.made.count } }
+        var count: Int { state.withLock { $0.made.count } }
         /// How many times a recorded verification answered instead of verifying again.
-        public var answered: Int { state.withLock { $0.answered } }
+        var answered: Int { state.withLock { $0.answered } }
 
         /// The recorded answer for exactly this key, signature and message; nil when none is recorded.
         func answer(key: [UInt8], signature: [UInt8], message: [UInt8]) -> Bool? {

@@ -37,9 +37,10 @@ public struct SignatureRule: Sendable {
     public let key: Key
     let status: @Sendable (any RecordDeclaration, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
     /// For a key from a referenced manifest reached through other records (a verdict's, through its
-    /// mandate): the authority the record names, whose manifest it must be. Not a rule: a hint for a reader
-    /// that has not resolved the references, to guess the manifest with (the verifier's reading thread,
-    /// which checks signatures ahead); nil when the record names none.
+    /// mandate): the authority the record names, whose manifest it must be — and in one ledger an authority's
+    /// component id stands for one operator key (docs/DECISIONS.md, "An authority's id stands for one key").
+    /// Not a rule: a hint for a reader that has not resolved the references, to guess the manifest with (the
+    /// verifier's reading thread, which checks signatures ahead); nil when the record names none.
     public let manifestAuthority: (@Sendable (any RecordDeclaration) -> String?)?
 
     /// - Parameter status: the signature's status under the candidate keys, or nil when what it is checked

@@ -151,10 +151,12 @@ public struct RecordIndex: Sendable, Equatable {
     }
 
     /// Records where `key` is stored. The first batch to store a key keeps it: the ledger stores each
-    /// record once, and the policies refuse a second copy.
-    public mutating func insert(_ key: Key, _ location: Location) {
-        _ = batches.setIfAbsent(key, location)
+    /// record once, and the policies refuse a second copy. Whether `key` was new (this location is now
+    /// the one the index gives).
+    @discardableResult
+    public mutating func insert(_ key: Key, _ location: Location) -> Bool {
         lastBatch = max(lastBatch, Int64(location.batch))
+        return batches.setIfAbsent(key, location)
     }
 
     /// Records that a batch folder exists (a batch may hold only files the index does not key).

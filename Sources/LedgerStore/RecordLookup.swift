@@ -32,6 +32,8 @@ public final class RecordLookup {
     /// ``older`` (the one before is dropped); a hit in ``older`` moves back to ``recent``.
     private var recent: [RecordIndex.Key: any StoredRecord] = [:]
     private var older: [RecordIndex.Key: any StoredRecord] = [:]
+    /// How many records were read from the object store (not served from the cache).
+    public private(set) var reads = 0
 
     public init(repository: Repository, tree: ObjectID?, limit: Int = 8192) {
         self.repository = repository
@@ -52,6 +54,7 @@ public final class RecordLookup {
         if let hit = recent[key] as? T { return hit }
         if let hit = older[key] as? T { return remember(hit, key) }
         guard let tree, let location = index.location(of: key) else { return nil }
+        reads += 1
         if let bytes = try? repository.readBlob(location.blob, limit: Limits.maxRecordBytes),
             let record = try? T(storedBytes: bytes), record.address == address
         {
@@ -70,6 +73,16 @@ public final class RecordLookup {
         } catch {
             throw .undecodable(path: path, error)
         }
+    }
+
+    /// Keeps `record`, decoded from the very blob `index` now names for its key (the caller has just put it
+    /// there), so that a later lookup of it is served without reading it again: what that lookup would
+    /// have read, decoded and kept. Only kinds a record may name in a later commit are kept
+    /// (``StoredRecords/referencedAcrossCommits``); the rest would only push those out.
+    public func keep(_ record: any StoredRecord) {
+        let kind = type(of: record)
+        guard StoredRecords.referencedAcrossCommits.contains(kind.code) else { return }
+        _ = remember(record, RecordIndex.Key(kind, record.address))
     }
 
     private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {

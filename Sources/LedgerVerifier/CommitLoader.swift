@@ -130,6 +130,13 @@ struct CommitLoader {
         return step
     }
 
+    /// Keeps the records a step added to the index (`ReplayState.apply(_:)`) at hand for later commits'
+    /// references: a verdict names a mandate an earlier commit stored, which is then found without reading
+    /// and decoding it again.
+    func keep(_ records: [any StoredRecord]) {
+        for record in records { lookup.keep(record) }
+    }
+
     // MARK: - Tree diff with modes, sizes and empty folders
 
     /// What the walk of a commit's new trees found: the changed paths, and objects refused unread.

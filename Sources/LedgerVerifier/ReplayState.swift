@@ -177,15 +177,22 @@ public struct ReplayState: Sendable, Equatable {
         return VerdictFact(verdict: verdict, receivedAt: receivedAt, manifest: manifest)
     }
 
-    /// Advances past `step` (after the policies judged it): new signers, log position, bindings.
-    public mutating func apply(_ step: CommitStep) {
+    /// Advances past `step` (after the policies judged it): new signers, log position, bindings. Returns the
+    /// records the index now locates by this step's files — each decoded from the blob the index names, under
+    /// the address it was indexed by — for a record lookup to keep (`RecordLookup.keep(_:)`).
+    @discardableResult
+    public mutating func apply(_ step: CommitStep) -> [any StoredRecord] {
         commitsSeen += 1
         previous = step.id
         previousTime = step.commit.time
+        var indexed: [any StoredRecord] = []
         for file in step.files {
             if let batch = file.batch {
-                if let key = RecordIndex.Key(file.meaning), let blob = file.blob {
-                    records.insert(key, RecordIndex.Location(batch: batch, blob: blob))
+                if let key = RecordIndex.Key(file.meaning), let blob = file.blob,
+                    records.insert(key, RecordIndex.Location(batch: batch, blob: blob)),
+                    let record = file.storedRecord, RecordIndex.Key(type(of: record), record.address) == key
+                {
+                    indexed.append(record)
                 }
                 records.noteBatch(batch)
             }
@@ -220,6 +227,7 @@ public struct ReplayState: Sendable, Equatable {
         logHead = position.head
         for leaf in step.leafHashes { log.append(leaf) }
         maps.recentIdempotencyKeys.advance(step.trailers?.idempotencyKey)
+        return indexed
     }
 
     // MARK: - The fold's parts (the fold of a commit and the rebuild from a tree run the same ones)

@@ -158,13 +158,14 @@ public enum Verifier {
                 if let handover = LogHandover.made(by: step, previous: state.descriptor, size: state.log.size) {
                     summary.logHandovers.append(handover)
                 }
-                state.apply(step)
+                loader.keep(state.apply(step))
                 if offset % Self.pagesReleasedEvery == Self.pagesReleasedEvery - 1 { state.releasePages() }
                 clock.lap("apply")
                 disposal.dispose(step)
                 options.progress?(offset + 1, commits.count)
             }
             clock.report()
+            PhaseClock.note("records read again for later references: \(loader.lookup.reads)")
             summary.commitsChecked = commits.count
             summary.signaturesCheckedThisRun = summary.signaturesChecked - signaturesBefore
         } catch let error as InputError {

@@ -49,6 +49,25 @@ public enum StoredRecords {
         StatusAttempt.self, CompromiseReport.self, RevocationDetermination.self, Grant.self, Redemption.self,
     ]
 
+    /// The codes of the kinds a record may name in an earlier commit: the targets of references of scope
+    /// ``RecordReference/Scope/ledger`` — save where the target itself must find the referring record in its
+    /// own commit (a receipt names its verdict, and a verdict's receipt arrives with it: reference §3.6), so
+    /// in a valid ledger that reference never leaves the commit. The kinds worth keeping at hand once read
+    /// (`RecordLookup.keep(_:)`): a later commit may ask for them again.
+    public static let referencedAcrossCommits: Set<UInt8> = {
+        let declarations: [any RecordDeclaration.Type] = kinds + [DetachedManifestSignature.self]
+        var codes: Set<UInt8> = []
+        for source in declarations {
+            for reference in source.references where reference.scope == .ledger {
+                let pairedInCommit = reference.target.references.contains {
+                    $0.scope == .sameCommit && ObjectIdentifier($0.target) == ObjectIdentifier(source)
+                }
+                if !pairedInCommit { codes.insert(reference.target.code) }
+            }
+        }
+        return codes
+    }()
+
     /// The kind with a stable ``StoredRecord/code``.
     public static func kind(code: UInt8) -> (any StoredRecord.Type)? {
         kinds.first { $0.code == code }

@@ -43,6 +43,11 @@ public struct ResolvedReferences: Sendable {
         records.append((type(of: record).code, address, record))
     }
 
+    /// Every record found: its kind's code, the address it was named by, and its stored bytes.
+    var storedForms: [(code: UInt8, address: ContentAddress, bytes: [UInt8])] {
+        records.map { ($0.code, $0.address, $0.record.storedBytes) }
+    }
+
     /// The first record of kind `T` found.
     public func first<T: StoredRecord>(_ type: T.Type) -> T? {
         for entry in records where entry.code == T.code { return entry.record as? T }

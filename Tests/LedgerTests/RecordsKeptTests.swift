@@ -11,13 +11,20 @@ import Testing
 /// reading and decoding it again — and finds the same record a read would.
 @Suite("Records kept for later references")
 struct RecordsKeptTests {
-    @Test func laterReferencesFindTheRecordsEarlierStepsIndexedWithoutReadingThem() throws {
+    /// A loader of the example ledger, with a repository handle of its own.
+    static func loader() throws -> CommitLoader {
+        CommitLoader(repository: try Repository.open(LedgerSnapshotTests.gitDirectory), clock: PhaseClock())
+    }
+
+    /// The replay state before the example's first commit.
+    static func exampleStart() throws -> ReplayState {
         let trust = try TrustRoot.parse(String(contentsOfFile: ExampleLedgerTests.trust, encoding: .utf8))
-        let keeping = CommitLoader(
-            repository: try Repository.open(LedgerSnapshotTests.gitDirectory), clock: PhaseClock())
-        let reading = CommitLoader(
-            repository: try Repository.open(LedgerSnapshotTests.gitDirectory), clock: PhaseClock())
-        var state = ReplayState(trustRoot: trust, now: Instant.parse("2026-12-01T00:00:00Z")!)
+        return ReplayState(trustRoot: trust, now: Instant.parse("2026-12-01T00:00:00Z")!)
+    }
+
+    @Test func laterReferencesFindTheRecordsEarlierStepsIndexedWithoutReadingThem() throws {
+        let (keeping, reading) = (try Self.loader(), try Self.loader())
+        var state = try Self.exampleStart()
         var fromEarlierCommits = 0
         for (index, id) in CommitReadAheadTests.gitHistory().enumerated() {
             let kept = try keeping.finish(try keeping.read(id), index: index, state: state)
@@ -45,10 +52,8 @@ struct RecordsKeptTests {
     /// the index now locates under the record's own kind and address, in the blob its file came from; a
     /// step applied twice returns nothing the second time (the index keeps the first batch to store a key).
     @Test func applyReturnsOnlyRecordsTheIndexNowLocatesInTheirOwnBlob() throws {
-        let trust = try TrustRoot.parse(String(contentsOfFile: ExampleLedgerTests.trust, encoding: .utf8))
-        let loader = CommitLoader(
-            repository: try Repository.open(LedgerSnapshotTests.gitDirectory), clock: PhaseClock())
-        var state = ReplayState(trustRoot: trust, now: Instant.parse("2026-12-01T00:00:00Z")!)
+        let loader = try Self.loader()
+        var state = try Self.exampleStart()
         var returned = 0
         for (index, id) in CommitReadAheadTests.gitHistory().enumerated() {
             let step = try loader.finish(try loader.read(id), index: index, state: state)

@@ -35,11 +35,14 @@ public final class LedgerSnapshot {
 
     /// - Parameter index: the tip's record index when the caller has it (a replay state that reached the
     ///   tip); otherwise it is rebuilt from the tip's batch folders.
-    public init(repository: Repository, tip: ObjectID, index: RecordIndex? = nil) throws(GitError) {
+    /// - Parameter records: records already read or kept from this ledger (a writer's, from batch to batch).
+    public init(
+        repository: Repository, tip: ObjectID, index: RecordIndex? = nil, records: RecordCache = RecordCache()
+    ) throws(GitError) {
         self.repository = repository
         self.tip = tip
         commit = try repository.commit(tip)
-        records = RecordLookup(repository: repository, tree: commit.tree)
+        self.records = RecordLookup(repository: repository, tree: commit.tree, cache: records)
         if let index {
             self.index = index
         } else {

@@ -26,19 +26,16 @@ public final class RecordLookup {
     private let repository: Repository
     /// The tree lookups read from (a commit's root tree); nil: the empty tree.
     public var tree: ObjectID?
-    /// Most records kept.
-    public let limit: Int
-    /// The records read lately, in two generations: when ``recent`` holds half of ``limit``, it becomes
-    /// ``older`` (the one before is dropped); a hit in ``older`` moves back to ``recent``.
-    private var recent: [RecordIndex.Key: any StoredRecord] = [:]
-    private var older: [RecordIndex.Key: any StoredRecord] = [:]
+    /// The records read or kept lately: a lookup's own, or one its holder shares across lookups (a writer's,
+    /// from batch to batch, with the replay state it judges by).
+    public let cache: RecordCache
     /// How many records were read from the object store (not served from the cache).
     public private(set) var reads = 0
 
-    public init(repository: Repository, tree: ObjectID?, limit: Int = 8192) {
+    public init(repository: Repository, tree: ObjectID?, cache: RecordCache = RecordCache()) {
         self.repository = repository
         self.tree = tree
-        self.limit = limit
+        self.cache = cache
     }
 
     /// The `T` stored under `address` in ``tree`` (or seen in an earlier tree), nil when there is none.
@@ -51,14 +48,13 @@ public final class RecordLookup {
         -> T?
     {
         let key = RecordIndex.Key(type, address)
-        if let hit = recent[key] as? T { return hit }
-        if let hit = older[key] as? T { return remember(hit, key) }
+        if let hit = cache.record(type, key) { return hit }
         guard let tree, let location = index.location(of: key) else { return nil }
         reads += 1
         if let bytes = try? repository.readBlob(location.blob, limit: Limits.maxRecordBytes),
             let record = try? T(storedBytes: bytes), record.address == address
         {
-            return remember(record, key)
+            return cache.remember(record, key)
         }
         let path = LedgerLayout.recordPath(type, address, batch: Int64(location.batch))
         let bytes: [UInt8]
@@ -69,29 +65,10 @@ public final class RecordLookup {
             throw .git(error)
         }
         do {
-            return remember(try T(storedBytes: bytes), key)
+            return cache.remember(try T(storedBytes: bytes), key)
         } catch {
             throw .undecodable(path: path, error)
         }
-    }
-
-    /// Keeps `record`, decoded from the very blob `index` now names for its key (the caller has just put it
-    /// there), so that a later lookup of it is served without reading it again: what that lookup would
-    /// have read, decoded and kept. Only kinds a record may name in a later commit are kept
-    /// (``StoredRecords/referencedAcrossCommits``); the rest would only push those out.
-    public func keep(_ record: any StoredRecord) {
-        let kind = type(of: record)
-        guard StoredRecords.referencedAcrossCommits.contains(kind.code) else { return }
-        _ = remember(record, RecordIndex.Key(kind, record.address))
-    }
-
-    private func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
-        if recent.count >= limit / 2 {
-            older = recent
-            recent = [:]
-        }
-        recent[key] = record
-        return record
     }
 
     /// The same, with a file that does not decode treated as absent (the policies report it).
@@ -103,6 +80,49 @@ public final class RecordLookup {
         } catch {
             if case .git(let error) = error { throw error }
             return nil
+        }
+    }
+}
+
+/// The records a ``RecordLookup`` read lately, by kind and content address, in two generations: when
+/// the recent one holds half of ``limit``, it becomes the older one (the one before is dropped); a hit in
+/// the older one moves back. A record's bytes never change under its address, so what it holds is right in
+/// every later tree of the ledger it was read from.
+public final class RecordCache {
+    /// Most records kept.
+    public let limit: Int
+    private var recent: [RecordIndex.Key: any StoredRecord] = [:]
+    private var older: [RecordIndex.Key: any StoredRecord] = [:]
+
+    public init(limit: Int = 8192) {
+        self.limit = limit
+    }
+
+    /// The `T` kept under `key`, nil when none is.
+    func record<T: StoredRecord>(_ type: T.Type, _ key: RecordIndex.Key) -> T? {
+        if let hit = recent[key] as? T { return hit }
+        if let hit = older[key] as? T { return remember(hit, key) }
+        return nil
+    }
+
+    func remember<T: StoredRecord>(_ record: T, _ key: RecordIndex.Key) -> T {
+        if recent.count >= limit / 2 {
+            older = recent
+            recent = [:]
+        }
+        recent[key] = record
+        return record
+    }
+
+    /// Keeps the records a replay state just indexed (`ReplayState.apply(_:)` returns them), each decoded
+    /// from the very blob the index now names for its own kind and address: what a later lookup would have
+    /// read, decoded and kept. Only kinds a record may name in a later commit are kept
+    /// (``StoredRecords/referencedAcrossCommits``); the rest would only push those out.
+    public func keep(_ records: [any StoredRecord]) {
+        for record in records {
+            let kind = type(of: record)
+            guard StoredRecords.referencedAcrossCommits.contains(kind.code) else { continue }
+            _ = remember(record, RecordIndex.Key(kind, record.address))
         }
     }
 }

@@ -44,9 +44,12 @@ public enum CandidateCommit {
     ///   - now: the verification time (the batch time: nothing may be dated after it).
     ///   - known: the replay state at `parent` when the caller has it (its state after the commit it judged
     ///     before, advanced by that ``Judgement/step``); otherwise it is rebuilt from `parent`'s tree.
+    ///   - records: the records the caller keeps with `known` (`RecordCache.keep(_:)`), found without
+    ///     reading them again.
     public static func judge(
         _ candidate: ObjectID, parent: ObjectID?, in repository: Repository, signer: Ed25519.PublicKey, now: Instant,
-        known: ReplayState? = nil, policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
+        known: ReplayState? = nil, records: RecordCache = RecordCache(),
+        policies: [any LedgerPolicy] = StandardLedgerPolicy.policies
     ) throws -> Judgement {
         var state: ReplayState
         if let known, known.previous == parent {
@@ -57,7 +60,7 @@ public enum CandidateCommit {
         } else {
             state = ReplayState(trustRoot: TrustRoot(keys: [signer]), now: now)
         }
-        let loader = CommitLoader(repository: repository, clock: PhaseClock())
+        let loader = CommitLoader(repository: repository, clock: PhaseClock(), records: records)
         let step = try loader.load(candidate, index: state.commitsSeen, state: state)
         let findings = policies.flatMap { $0.evaluate(step, state: state) }
         return Judgement(findings: findings, step: step)

@@ -24,10 +24,11 @@ struct CommitLoader {
     /// serves every later verdict that names them.
     let lookup: RecordLookup
 
-    init(repository: Repository, clock: PhaseClock) {
+    /// - Parameter records: the records kept for lookups; a writer shares one from batch to batch.
+    init(repository: Repository, clock: PhaseClock, records: RecordCache = RecordCache()) {
         self.repository = repository
         self.clock = clock
-        lookup = RecordLookup(repository: repository, tree: nil)
+        lookup = RecordLookup(repository: repository, tree: nil, cache: records)
     }
 
     /// What a commit's git reads and its state-free checks give — the changed paths, the added files
@@ -134,7 +135,7 @@ struct CommitLoader {
     /// references: a verdict names a mandate an earlier commit stored, which is then found without reading
     /// and decoding it again.
     func keep(_ records: [any StoredRecord]) {
-        for record in records { lookup.keep(record) }
+        lookup.cache.keep(records)
     }
 
     // MARK: - Tree diff with modes, sizes and empty folders

@@ -1,5 +1,5 @@
-public import LedgerFormat
-public import LedgerStore
+internal import LedgerFormat
+internal import LedgerStore
 
 /// The idempotency keys of the last `LedgerTrailers/retryWindow` commits, oldest first: what the verifier
 /// remembers to hold a key to one batch within the writer's retry window (docs/DECISIONS.md, "The retry

@@ -27,6 +27,9 @@ public final class Appender {
     /// it loaded or rebuilt when it first needed it. Judged in place and advanced in place — never copied,
     /// which would copy every map the ledger has grown, once per batch.
     private var state: ReplayState?
+    /// Records of the ledger read or kept while judging and planning from ``state`` (the records each
+    /// published batch stored, for the later batches that name them); begun again with a new state.
+    private(set) var records = RecordCache()
     /// Whether the state files are behind ``state``.
     private var unsaved = false
     private var closed = false
@@ -97,7 +100,7 @@ public final class Appender {
             let (commit, conduct) = try Ledger.judgedCommit(
                 repository, signingKey, logKey: logKey ?? signingKey, files: plan.files, parent: tip,
                 message: plan.commitMessage, time: at, now: now ?? Ledger.wallClock(), sources: plan.sources,
-                otherwise: "batch", state: &state)
+                otherwise: "batch", state: &state, records: records)
             unsaved = true
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             _ = try? repository.consolidatePacks()
@@ -149,7 +152,7 @@ public final class Appender {
                 repository, signingKey, logKey: logKey ?? signingKey,
                 files: [(LedgerLayout.allowedSignersPath, Array(signers.text.utf8))], parent: tip,
                 message: message, time: at, now: now ?? Ledger.wallClock(), sources: [:], otherwise: "keys rotate",
-                state: &state
+                state: &state, records: records
             ).commit
             unsaved = true
             return commit
@@ -198,7 +201,7 @@ public final class Appender {
                 repository, signingKey, logKey: newLogKey,
                 files: [(LedgerLayout.descriptorPath, CanonicalJSON.encode(descriptor.json))], parent: tip,
                 message: message, time: at, now: now ?? Ledger.wallClock(), sources: [:],
-                otherwise: "keys rotate-log", state: &state
+                otherwise: "keys rotate-log", state: &state, records: records
             ).commit
             unsaved = true
             return (commit, key)
@@ -263,6 +266,7 @@ public final class Appender {
             throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch): run init first")
         }
         if state?.previous != tip {
+            records = RecordCache()
             if let loaded = WriterStateFile.load(at: tip, in: repository, signer: signingKey.publicKey, now: time) {
                 state = loaded
                 unsaved = false
@@ -274,7 +278,7 @@ public final class Appender {
                 unsaved = true
             }
         }
-        let view = try LedgerState(repository: repository, tip: tip, index: state?.records)
+        let view = try LedgerState(repository: repository, tip: tip, index: state?.records, records: records)
         guard view.signers.contains(signingKey.publicKey) else {
             throw AppendError(
                 source: path, rule: "signingKey.notAllowed",

@@ -130,12 +130,13 @@ public enum Ledger {
     /// `state` is the replay state at `parent` when the caller holds it (an ``Appender``'s; for a root, set
     /// here): judged in place and, once the commit is published, advanced in place to it — never copied,
     /// which would copy every map the ledger has grown, once per batch. A state at another commit is
-    /// dropped (the judgement rebuilds the parent's from the tree).
+    /// dropped (the judgement rebuilds the parent's from the tree). `records` are the records the caller
+    /// keeps with that state: the commit's are added once it is published (`RecordCache.keep(_:)`).
     static func judgedCommit(
         _ repository: Repository, _ signer: any CommitSigner, logKey: any CommitSigner,
         files: [(path: String, bytes: [UInt8])], parent: ObjectID?, message: String,
         time: Instant, now: Instant, sources: [String: String], otherwise fallback: String,
-        state: inout ReplayState?
+        state: inout ReplayState?, records: RecordCache = RecordCache()
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
         if parent == nil { state = ReplayState(trustRoot: TrustRoot(keys: [signer.publicKey]), now: time) }
         if state?.previous != parent { state = nil }
@@ -153,7 +154,8 @@ public enum Ledger {
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
         let judgement = try CandidateCommit.judge(
-            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: now, known: state)
+            prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: now, known: state,
+            records: records)
         clock.lap("judge")
         let refusals = judgement.refusals
         guard refusals.isEmpty else {
@@ -163,7 +165,7 @@ public enum Ledger {
         try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
         // The caller saves the state (``Appender/close()``).
-        if state != nil { state!.apply(judgement.step) }
+        if state != nil { records.keep(state!.apply(judgement.step)) }
         clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }

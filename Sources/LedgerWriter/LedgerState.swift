@@ -21,10 +21,13 @@ public final class LedgerState {
 
     /// - Parameter index: the tip's record index when the caller has it (the writer's replay state);
     ///   otherwise it is rebuilt from the tip's batch folders.
-    public init(repository: Repository, tip: ObjectID, index: RecordIndex? = nil) throws(AppendError) {
+    /// - Parameter records: the records the writer keeps from batch to batch with that state.
+    public init(
+        repository: Repository, tip: ObjectID, index: RecordIndex? = nil, records: RecordCache = RecordCache()
+    ) throws(AppendError) {
         let source = repository.path
         do {
-            snapshot = try LedgerSnapshot(repository: repository, tip: tip, index: index)
+            snapshot = try LedgerSnapshot(repository: repository, tip: tip, index: index, records: records)
         } catch {
             throw AppendError.git(error, source: source, record: tip.hex)
         }

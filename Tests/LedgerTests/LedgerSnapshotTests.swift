@@ -194,7 +194,8 @@ struct LedgerSnapshotTests {
         let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
         let mandates = try snapshot.all(Mandate.self).map(\.address)
         try #require(mandates.count >= 4)
-        let lookup = RecordLookup(repository: repository, tree: try repository.commit(tip).tree, limit: 4)
+        let lookup = RecordLookup(
+            repository: repository, tree: try repository.commit(tip).tree, cache: RecordCache(limit: 4))
         func read(_ address: ContentAddress) throws -> Bool {
             try lookup.record(Mandate.self, address, index: snapshot.index) != nil
         }

@@ -160,4 +160,25 @@ struct AppenderTests {
         #expect(ReplayStateFsckTests.firstDifference(saved, rebuilt) == nil)
         appender.close()  // a second close does nothing
     }
+
+    /// The records a published batch stores are kept for the batches after it (`RecordCache.keep(_:)`): a
+    /// later batch's verdict finds the mandate it names without reading it again — here, with no tree to
+    /// read from at all.
+    @Test func aPublishedBatchsRecordsAreKeptForTheNextBatches() throws {
+        let scenario = LedgerScenario()
+        let key = try SigningKey.load(scenario.signer)
+        let appender = try Appender.open(scenario.ledger)
+        defer { appender.close() }
+        let mandate = scenario.mandate(binding: "enrollment:device-9")
+        let item = try BatchImporter.read(CanonicalJSON.encode(mandate), source: "mandate")
+        let repository = try Repository.open(scenario.ledger)
+        let lookup = RecordLookup(repository: repository, tree: nil, cache: appender.records)
+        let address = try Mandate(json: mandate).address
+        #expect(try lookup.record(Mandate.self, address, index: RecordIndex()) == nil)
+        let result = try appender.append(items: [item], signingKey: key, at: Instant.parse("2026-08-09T00:00:00Z")!)
+        #expect(result.commit != nil)
+        let kept = RecordLookup(repository: repository, tree: nil, cache: appender.records)
+        #expect(try kept.record(Mandate.self, address, index: RecordIndex())?.address == address)
+        #expect(kept.reads == 0)
+    }
 }

@@ -117,7 +117,7 @@ public final class RecordCache {
     /// Keeps the records a replay state just indexed (`ReplayState.apply(_:)` returns them), each decoded
     /// from the very blob the index now names for its own kind and address: what a later lookup would have
     /// read, decoded and kept. Only kinds a record may name in a later commit are kept
-    /// (``StoredRecords/referencedAcrossCommits``); the rest would only push those out.
+    /// (`StoredRecords.referencedAcrossCommits`); the rest would only push those out.
     public func keep(_ records: [any StoredRecord]) {
         for record in records {
             let kind = type(of: record)

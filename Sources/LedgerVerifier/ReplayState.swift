@@ -179,7 +179,7 @@ public struct ReplayState: Sendable, Equatable {
 
     /// Advances past `step` (after the policies judged it): new signers, log position, bindings. Returns the
     /// records the index now locates by this step's files — each decoded from the blob the index names, under
-    /// the address it was indexed by — for a record lookup to keep (`RecordLookup.keep(_:)`).
+    /// the address it was indexed by — for a record lookup to keep (`RecordCache.keep(_:)`).
     @discardableResult
     public mutating func apply(_ step: CommitStep) -> [any StoredRecord] {
         commitsSeen += 1

@@ -6,7 +6,7 @@ import Testing
 @testable import LedgerVerifier
 
 /// A record a commit stores is kept at hand for the references later commits make to it: the verifier's
-/// loader keeps what `ReplayState.apply(_:)` just indexed (`RecordLookup.keep(_:)`), decoded from the very
+/// loader keeps what `ReplayState.apply(_:)` just indexed (`RecordCache.keep(_:)`), decoded from the very
 /// blob the index names, so a verdict that names a mandate an earlier commit stored finds it without
 /// reading and decoding it again — and finds the same record a read would.
 @Suite("Records kept for later references")

@@ -53,7 +53,7 @@ public enum StoredRecords {
     /// ``RecordReference/Scope/ledger`` — save where the target itself must find the referring record in its
     /// own commit (a receipt names its verdict, and a verdict's receipt arrives with it: reference §3.6), so
     /// in a valid ledger that reference never leaves the commit. The kinds worth keeping at hand once read
-    /// (`RecordLookup.keep(_:)`): a later commit may ask for them again.
+    /// (`RecordCache.keep(_:)`): a later commit may ask for them again.
     public static let referencedAcrossCommits: Set<UInt8> = {
         let declarations: [any RecordDeclaration.Type] = kinds + [DetachedManifestSignature.self]
         var codes: Set<UInt8> = []

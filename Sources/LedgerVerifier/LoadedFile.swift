@@ -21,6 +21,10 @@ public final class LoadedFile: @unchecked Sendable {
     public let storedRecord: (any StoredRecord)?
     /// The write-log entry `content` holds, taken out once.
     public let entry: WriteLogEntry?
+    /// What the file's kind declares about it (its references and signatures): its record, or — for a
+    /// detached manifest signature — the signature with the manifest hash its path names. Taken out once:
+    /// resolving references and checking signatures ask every file for it.
+    public let declaration: (any RecordDeclaration)?
     /// SHA-256 of the file's bytes: its leaf in the ledger's transparency log (`LedgerLog`).
     public var sha256 = Merkle.emptyRoot
     /// Signature checks done on the worker threads (filled in by `CommitLoader`).
@@ -46,12 +50,23 @@ public final class LoadedFile: @unchecked Sendable {
         case .success(.record(let record)):
             storedRecord = record
             entry = nil
+            declaration = record
         case .success(.entry(let value)):
             storedRecord = nil
             entry = value
+            declaration = nil
+        case .success(.manifestSignature(let bytes)):
+            storedRecord = nil
+            entry = nil
+            if case .manifestSignature(let hash) = meaning {
+                declaration = DetachedManifestSignature(manifestHash: hash, bytes: bytes)
+            } else {
+                declaration = nil
+            }
         default:
             storedRecord = nil
             entry = nil
+            declaration = nil
         }
     }
 }
@@ -69,17 +84,4 @@ extension LoadedFile {
     public var receipt: VerdictReceipt? { record() }
     public var manifest: AuthorityManifest? { record() }
     public var statusAttempt: StatusAttempt? { record() }
-}
-
-extension LoadedFile {
-    /// What the file's kind declares about it (its references and signatures): its record, or — for a
-    /// detached manifest signature — the signature with the manifest hash its path names.
-    public var declaration: (any RecordDeclaration)? {
-        switch (content, meaning) {
-        case (.success(.record(let record)), _): record
-        case (.success(.manifestSignature(let bytes)), .manifestSignature(let hash)):
-            DetachedManifestSignature(manifestHash: hash, bytes: bytes)
-        default: nil
-        }
-    }
 }

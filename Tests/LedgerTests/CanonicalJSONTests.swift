@@ -93,4 +93,20 @@ struct CanonicalJSONTests {
         #expect(object["e\u{301}"] == .integer(2))
         #expect(JSONValue.string("\u{E9}") != JSONValue.string("e\u{301}"))
     }
+
+    /// A log entry is written without building its object (`CanonicalEncoder.writeStringMembers`): its bytes
+    /// are the canonical form of `{"path":…,"sha256":…}` built and encoded the general way, for paths that
+    /// need escapes, non-ASCII and control characters as well as a ledger's own.
+    @Test func aLogEntryIsTheCanonicalFormOfItsObject() {
+        let paths = [
+            "batches/0000000/0000000042/verdicts/a/" + String(repeating: "ab", count: 32) + ".json",
+            "log/0000000000/000/0000000000000001.json", "ledger.json", "", "a\"b", "back\\slash", "tab\tnew\nline",
+            "\u{01}\u{1F}\u{7F}", "caf\u{E9}/\u{1F600}", "\u{2028}",
+        ]
+        for path in paths {
+            let hash = SHA256.hash(Array(path.utf8))
+            let general = CanonicalJSON.encode(JSONObject([("sha256", .string(hash.hex)), ("path", .string(path))]))
+            #expect(LedgerLog.entry(path: path, sha256: hash) == general, "\(path)")
+        }
+    }
 }

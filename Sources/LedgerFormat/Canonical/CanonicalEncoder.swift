@@ -38,6 +38,20 @@ struct CanonicalEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
+    /// An object whose members are all strings, given in their keys' byte order: the bytes ``write(_:)``
+    /// gives the same `JSONObject`, without building it (a commit's log entries are written so, one a file).
+    mutating func writeStringMembers(_ members: KeyValuePairs<String, String>) {
+        assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeString(member.key)
+            output.append(UInt8(ascii: ":"))
+            writeString(member.value)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
     /// A JSON string: its UTF-8 as it is, but `"`, `\\` and the control characters escaped (the short
     /// escapes where JSON has one, else `\\u00XX`). Runs of bytes that need no escape are copied whole.
     private mutating func writeString(_ text: String) {

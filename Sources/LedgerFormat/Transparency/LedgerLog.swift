@@ -6,7 +6,9 @@ public enum LedgerLog {
     /// exact bytes (a statement, not the file: records reach 256 KiB and a tile entry at most 65 535 bytes,
     /// and the path says which batch published it).
     public static func entry(path: String, sha256: ContentAddress) -> [UInt8] {
-        CanonicalJSON.encode(JSONObject([("path", .string(path)), ("sha256", .string(sha256.hex))]))
+        var encoder = CanonicalEncoder(capacity: path.utf8.count + 96)
+        encoder.writeStringMembers(["path": path, "sha256": sha256.hex])
+        return encoder.output
     }
 
     /// Whether a file is a leaf of the log: every file but the checkpoint and the witnesses' cosignatures

@@ -14,6 +14,9 @@ struct CommitLoader {
     static let maxTreeEntries = 10_000
     /// Most bytes of one tree object (10 000 entries of a ledger's names fit in well under 1 MiB).
     static let maxTreeBytes = 1 << 20
+    /// Largest parent-side tree read: a parent's trees were bounded when they were new (``maxTreeBytes``),
+    /// but a ledger verified from a base commit may hold any; this bound keeps a hostile one finite.
+    static let maxOldTreeBytes = 64 << 20
     /// Deepest folder nesting read: the whitelist's deepest path (`batches/<7>/<10>/<kind>/<a>/<hex>.json`)
     /// is 5 folders deep; anything deeper is refused without being walked, so depth costs nothing.
     static let maxTreeDepth = 5
@@ -23,6 +26,8 @@ struct CommitLoader {
     /// Records from earlier commits, by content address: they never change (append-only), so one read
     /// serves every later verdict that names them.
     let lookup: RecordLookup
+    /// The trees the last commits read (``read(_:)``): the next commit's parent side.
+    let trees = KeptTrees()
 
     /// - Parameter records: the records kept for lookups; a writer shares one from batch to batch.
     init(repository: Repository, clock: PhaseClock, records: RecordCache = RecordCache()) {
@@ -56,6 +61,7 @@ struct CommitLoader {
             try repository.commit(parent).tree
         }
         var walk = TreeWalk()
+        trees.turn()
         try collectChanges(old: parentTree, new: commit.tree, prefix: "", depth: 0, into: &walk)
         var changes = walk.changes
         for index in changes.indices where changes[index].objectKind == .blob {
@@ -149,11 +155,13 @@ struct CommitLoader {
 
     /// Merge-joins the old and new trees, reading only trees that changed. Every new tree is checked in
     /// its raw form first (`CanonicalTree`), and its size, entry count and depth are bounded before
-    /// anything below it is read.
+    /// anything below it is read; the join then runs on the bytes read (`RawTree`), the old side most
+    /// often kept from the commit before (`KeptTrees`).
     private func collectChanges(old: ObjectID?, new: ObjectID?, prefix: String, depth: Int, into walk: inout TreeWalk)
         throws(GitError)
     {
         if old == new { return }
+        var newTree: RawTree?
         if let new {
             let folder = prefix.isEmpty ? "/" : prefix
             guard depth <= Self.maxTreeDepth else {
@@ -161,7 +169,13 @@ struct CommitLoader {
                     GitAnomaly(path: folder, reason: "folders nested deeper than \(Self.maxTreeDepth)"))
                 return
             }
-            guard let raw = try repository.rawTree(new, limit: Self.maxTreeBytes) else {
+            let read: [UInt8]?
+            if let kept = trees.tree(new) {
+                read = kept.bytes
+            } else {
+                read = try repository.rawTree(new, limit: Self.maxTreeBytes)
+            }
+            guard let raw = read else {
                 walk.anomalies.append(
                     GitAnomaly(path: folder, reason: "a folder object over \(Self.maxTreeBytes) bytes (or not a tree)"))
                 return
@@ -187,9 +201,13 @@ struct CommitLoader {
                                 "the commit changes more than \(Self.maxFilesPerCommit) entries; the rest is not read"))
                     return
                 }
+                newTree = RawTree(bytes: raw, entries: entries)
+                trees.keep(new, newTree!)
             }
         }
-        for (previous, entry) in try repository.changedEntries(old: old, new: new) {
+        var oldTree: RawTree?
+        if let old { oldTree = try readOldTree(old) }
+        for (previous, entry) in RawTree.changes(old: oldTree, new: newTree) {
             guard let entry else {
                 let previous = previous!
                 let path = prefix + previous.name
@@ -223,6 +241,16 @@ struct CommitLoader {
                 try collectChanges(old: previous.id, new: nil, prefix: path + "/", depth: depth + 1, into: &walk)
             }
         }
+    }
+
+    /// The parent's side of a folder: kept from the commit before, or read. It was judged when a commit
+    /// added it, so any well-formed tree is read; one that is not is an error, as libgit2's parser makes it.
+    private func readOldTree(_ id: ObjectID) throws(GitError) -> RawTree {
+        if let kept = trees.tree(id) { return kept }
+        guard let raw = try repository.rawTree(id, limit: Self.maxOldTreeBytes), let tree = RawTree(reading: raw) else {
+            throw GitError.fail("tree \(id.short) of the parent commit cannot be read as a tree")
+        }
+        return tree
     }
 
     // MARK: - Decoding (parallel)

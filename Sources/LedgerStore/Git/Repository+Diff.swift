@@ -10,8 +10,9 @@ extension Repository {
 
     /// Every file-level difference between two trees (nil = the empty tree), descending only into
     /// folders whose ids differ — so an append's diff costs its own paths, not the ledger's size. Built on
-    /// ``changedEntries(old:new:)``, the merge-join the verifier's loader walks too (one diff): a
-    /// file replaced by a folder of the same name is the file deleted and the folder's files added.
+    /// ``changedEntries(old:new:)`` (the verifier's loader joins the same way on the trees' bytes, with
+    /// `RawTree`): a file replaced by a folder of the same name is the file deleted and the folder's files
+    /// added.
     public func diffTrees(old: ObjectID?, new: ObjectID?, prefix: String = "") throws(GitError) -> [TreeChange] {
         if old == new { return [] }
         var changes: [TreeChange] = []

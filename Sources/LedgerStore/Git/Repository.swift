@@ -242,6 +242,19 @@ public struct TreeEntry: Sendable {
     public let mode: UInt32
     public let kind: Kind
 
+    /// An entry read from a tree's bytes: its kind as libgit2 reads the mode (`git_tree_entry_type`: a
+    /// gitlink is a commit, a folder a tree, any other mode a blob).
+    package init(name: String, id: ObjectID, mode: UInt32) {
+        self.name = name
+        self.id = id
+        self.mode = mode
+        switch mode & 0o170000 {
+        case 0o160000: kind = .commit
+        case 0o040000: kind = .tree
+        default: kind = .blob
+        }
+    }
+
     init(_ entry: OpaquePointer) {
         name = String(cString: git_tree_entry_name(entry))
         id = ObjectID(git_tree_entry_id(entry).pointee)

@@ -75,14 +75,26 @@ struct CommitLoader {
         var locations: [(batch: Int64?, blob: ObjectID)] = []
         var replacedCosignatures: [Int: [UInt8]] = [:]
         var replacedPaths: Set<String> = []
-        for change in changes where change.objectKind == .blob && change.mode == 0o100644 {
-            guard change.kind == .added || (change.kind == .modified && LedgerLog.isReplaceable(change.path))
-            else { continue }
-            guard let located = change.located, let size = change.size,
-                size <= Limits.maxRecordBytes,
-                pending.count < Self.maxFilesPerCommit
-            else { continue }
+        for index in changes.indices where changes[index].objectKind == .blob {
+            let change = changes[index]
             guard let blob = change.id else { continue }
+            guard change.mode == 0o100644,
+                change.kind == .added || (change.kind == .modified && LedgerLog.isReplaceable(change.path)),
+                let located = change.located, pending.count < Self.maxFilesPerCommit
+            else {
+                // Not read: its size alone, from the object's header (RecordLimitsPolicy reports an oversized one).
+                changes[index].size = try repository.blobSize(blob)
+                continue
+            }
+            let bytes: [UInt8]
+            switch try repository.readBlob(blob, within: Limits.maxRecordBytes) {
+            case .tooLarge(let size):
+                changes[index].size = size
+                continue
+            case .bytes(let read):
+                changes[index].size = read.count
+                bytes = read
+            }
             if change.kind == .modified, case .cosignature = located.meaning, let parentTree,
                 let replaced = try repository.entry(at: change.path, inTree: parentTree)
             {
@@ -90,7 +102,7 @@ struct CommitLoader {
                 replacedCosignatures[pending.count] = try repository.readBlob(replaced.id, limit: Limits.maxRecordBytes)
             }
             if change.kind == .modified { replacedPaths.insert(change.path) }
-            pending.append((change.path, located.meaning, try repository.readBlob(blob, limit: Limits.maxRecordBytes)))
+            pending.append((change.path, located.meaning, bytes))
             locations.append((located.batch, blob))
         }
         clock.lap("load: read blobs")
@@ -120,11 +132,7 @@ struct CommitLoader {
         var files = read.files
         try resolveReferences(&files, parentTree: read.parentTree, index: state.records)
         clock.lap("load: resolve references")
-        let descriptor =
-            files.lazy.compactMap { file -> LedgerDescriptor? in
-                if case .success(.descriptor(let value)) = file.content { return value }
-                return nil
-            }.first ?? state.descriptor
+        let descriptor = files.lazy.compactMap(\.descriptor).first ?? state.descriptor
         Self.checkSignaturesInParallel(&files, descriptor: descriptor)
         clock.lap("load: signatures (parallel)")
         ReplayState.noteExecutedFacts(files)
@@ -232,11 +240,11 @@ struct CommitLoader {
                 try collectChanges(old: previous?.id, new: entry.id, prefix: path + "/", depth: depth + 1, into: &walk)
                 continue
             }
-            let size = entry.kind == .blob ? try repository.blobSize(entry.id) : nil
+            // A blob's size is read with the blob (`read(_:)`), from the same lookup.
             walk.changes.append(
                 PathChange(
                     kind: previous == nil ? .added : .modified, path: path, mode: entry.mode,
-                    objectKind: entry.kind, isEmptyTree: false, size: size, id: entry.id))
+                    objectKind: entry.kind, isEmptyTree: false, size: nil, id: entry.id))
             if let previous, previous.kind == .tree {
                 try collectChanges(old: previous.id, new: nil, prefix: path + "/", depth: depth + 1, into: &walk)
             }

@@ -21,6 +21,8 @@ public final class LoadedFile: @unchecked Sendable {
     public let storedRecord: (any StoredRecord)?
     /// The write-log entry `content` holds, taken out once.
     public let entry: WriteLogEntry?
+    /// The descriptor `content` holds, taken out once (the policies and the replay look for it in every commit).
+    public let descriptor: LedgerDescriptor?
     /// What the file's kind declares about it (its references and signatures): its record, or — for a
     /// detached manifest signature — the signature with the manifest hash its path names. Taken out once:
     /// resolving references and checking signatures ask every file for it.
@@ -46,28 +48,26 @@ public final class LoadedFile: @unchecked Sendable {
         self.bytes = bytes
         self.isCanonical = isCanonical
         self.content = content
+        var record: (any StoredRecord)?
+        var entry: WriteLogEntry?
+        var declaration: (any RecordDeclaration)?
+        var descriptor: LedgerDescriptor?
         switch content {
-        case .success(.record(let record)):
-            storedRecord = record
-            entry = nil
-            declaration = record
+        case .success(.record(let value)):
+            record = value
+            declaration = value
         case .success(.entry(let value)):
-            storedRecord = nil
             entry = value
-            declaration = nil
         case .success(.manifestSignature(let bytes)):
-            storedRecord = nil
-            entry = nil
             if case .manifestSignature(let hash) = meaning {
                 declaration = DetachedManifestSignature(manifestHash: hash, bytes: bytes)
-            } else {
-                declaration = nil
             }
+        case .success(.descriptor(let value)):
+            descriptor = value
         default:
-            storedRecord = nil
-            entry = nil
-            declaration = nil
+            break
         }
+        (self.storedRecord, self.entry, self.declaration, self.descriptor) = (record, entry, declaration, descriptor)
     }
 }
 

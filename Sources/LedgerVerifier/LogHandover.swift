@@ -35,13 +35,9 @@ public struct LogHandover: Sendable, Equatable {
     /// The handover `step` makes, if it replaces the descriptor with one whose `log` differs.
     static func made(by step: CommitStep, previous: LedgerDescriptor?, size: Int) -> LogHandover? {
         guard let previous, let from = previous.log,
+            let to = step.files.lazy.compactMap({ $0.descriptor?.log }).first(where: { $0 != from }),
             step.changes.contains(where: { $0.path == LedgerLayout.descriptorPath && $0.kind == .modified })
         else { return nil }
-        for file in step.files {
-            if case .success(.descriptor(let next)) = file.content, let to = next.log, to != from {
-                return LogHandover(commit: step.id, from: from, to: to, size: size)
-            }
-        }
-        return nil
+        return LogHandover(commit: step.id, from: from, to: to, size: size)
     }
 }

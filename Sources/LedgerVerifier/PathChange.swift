@@ -11,8 +11,9 @@ public struct PathChange: Sendable {
     public let objectKind: TreeEntry.Kind
     /// For a tree: whether it is empty (an empty folder is never on the whitelist).
     public let isEmptyTree: Bool
-    /// For an added blob: its size from the object header (read before the content).
-    public let size: Int?
+    /// For an added or replaced blob: its size from the object header (read before the content, by the
+    /// loader once the walk is done); for a folder over the entry limit, its entry count.
+    public var size: Int?
     /// The object the path names in the new tree (nil for a deletion).
     public var id: ObjectID? = nil
     /// For a file: what the path names on the whitelist and the batch it is stored in (nil: not on the

@@ -119,10 +119,7 @@ public struct ReplayState: Sendable, Equatable {
 
     /// The descriptor in force for a commit: its own when it is the root, else the state's.
     func descriptor(for step: CommitStep) -> LedgerDescriptor? {
-        for file in step.files {
-            if case .success(.descriptor(let descriptor)) = file.content { return descriptor }
-        }
-        return descriptor
+        step.files.lazy.compactMap(\.descriptor).first ?? descriptor
     }
 
     /// Where the log stands after `step`: advanced by the entries that continue it (`LogPosition`).

@@ -33,17 +33,14 @@ final class SignatureForesight {
     /// checked ahead or not).
     func learn(_ files: [LoadedFile]) {
         for file in files {
-            switch file.content {
-            case .success(.descriptor(let value)):
+            if let value = file.descriptor {
                 descriptor = value
-            case .success(.record(let manifest as AuthorityManifest))
-            where manifests.count < Self.maxManifests
-                && manifestBytes + manifest.rawBytes.count <= Self.maxManifestBytes:
+            } else if let manifest = file.manifest, manifests.count < Self.maxManifests,
+                manifestBytes + manifest.rawBytes.count <= Self.maxManifestBytes
+            {
                 manifests[manifest.address] = manifest
                 manifestBytes += manifest.rawBytes.count
                 latestManifests[manifest.componentId] = manifest
-            default:
-                continue
             }
         }
     }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LedgerStore
 @testable import LedgerVerifier
+import LedgerWriter
 
 /// The verifier reads packs with its own reader (`pread`, never mapped): every object of repositories stock
 /// git packed every way it packs — deltas on an offset and on an id, chains, large objects, 64-bit offsets,
@@ -92,9 +93,32 @@ struct PackReaderTests {
                 #expect(read.type == types[object.type] && read.header.type == read.type, "\(object.id)")
                 #expect(read.header.size == object.bytes.count, "\(object.id) \(object.type)")
                 #expect(Data(read.bytes) == object.bytes, "\(object.id) \(object.type)")
+                try expectBlobWithin(repository, object)
             }
         }
         #expect(objects.contains { $0.type == "tag" } && objects.contains { $0.bytes.count > 200_000 })
+    }
+
+    /// `Repository.readBlob(_:within:)`, the verifier's one read of a blob and its size, gives stock git's
+    /// bytes within a limit and the size alone over it, and refuses any other kind of object.
+    static func expectBlobWithin(_ repository: Repository, _ object: (id: String, type: String, bytes: Data)) throws {
+        let id = ObjectID(hexString: object.id)!
+        guard object.type == "blob" else {
+            #expect(throws: GitError.self) { try repository.readBlob(id, within: .max) }
+            return
+        }
+        guard case .bytes(let bytes) = try repository.readBlob(id, within: object.bytes.count) else {
+            Issue.record("\(object.id): over a limit of its own size")
+            return
+        }
+        #expect(Data(bytes) == object.bytes, "\(object.id)")
+        if !object.bytes.isEmpty {
+            guard case .tooLarge(let size) = try repository.readBlob(id, within: object.bytes.count - 1) else {
+                Issue.record("\(object.id): read past its limit")
+                return
+            }
+            #expect(size == object.bytes.count)
+        }
     }
 
     /// How many objects of each kind the repository's packs store (from the packs' bytes).
@@ -383,6 +407,34 @@ struct PackReaderTests {
         try Data(pack).write(to: URL(fileURLWithPath: folder + "pack-\(name).pack"))
         try Data(index).write(to: URL(fileURLWithPath: folder + "pack-\(name).idx"))
         return offsets
+    }
+
+    /// A pack whose object is not what its index's id promises is refused as libgit2's strict verification
+    /// refuses it: the blob read directly from the pack and the same blob read through libgit2 are both a
+    /// hash mismatch, never the other bytes. Loose objects (no pack holds them) read through libgit2.
+    @Test func aBlobWhoseBytesAreNotItsIdIsAHashMismatch() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("repo")
+        _ = try Repository.initBare(path)
+        let folder = path + "/objects/pack/"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let bytes = Array("a ledger record".utf8)
+        _ = try Self.writePack([(bytes.count, bytes)], folder: folder, name: "lying")
+        let repository = try Repository.openForReading(path)
+        let listed = PackScanTests.id(0x10)
+        do {
+            _ = try repository.readBlob(listed, within: .max)
+            Issue.record("the pack's bytes passed for blob \(listed.short)")
+        } catch {
+            #expect(error.message.contains("hash mismatch") && error.message.contains("pack-lying"), "\(error)")
+        }
+        #expect(throws: GitError.self) { try repository.readBlob(listed) }
+        let loose = try Repository.open(path).writeBlob(bytes)
+        guard case .bytes(let read) = try repository.readBlob(loose, within: .max) else {
+            Issue.record("a loose blob over no limit")
+            return
+        }
+        #expect(read == bytes)
     }
 
     /// An object whose zlib stream holds more or fewer bytes than its header declares is refused — one byte

@@ -42,6 +42,8 @@ final class PackFile {
     private let largeOffsetCount: Int
     /// The last ``windowCount`` stretches of the pack read: `windowSize` bytes each, one buffer.
     private let windowBytes: UnsafeMutableRawPointer
+    /// Where a lookup reads its block of ``sampleStride`` ids (one buffer, not an array a lookup).
+    private let idBlock: UnsafeMutableRawPointer
     private var windows = [(start: Int, count: Int, used: Int)](repeating: (0, 0, 0), count: windowCount)
     private var reads = 0
     /// One zlib stream for every object, reset between them (starting one allocates its state afresh);
@@ -132,10 +134,12 @@ final class PackFile {
         }
         samples = try Self.sample(index, count: count)
         windowBytes = UnsafeMutableRawPointer.allocate(byteCount: Self.windowSize * Self.windowCount, alignment: 16)
+        idBlock = UnsafeMutableRawPointer.allocate(byteCount: Self.sampleStride * 20, alignment: 16)
     }
 
     deinit {
         windowBytes.deallocate()
+        idBlock.deallocate()
         free(offsetBlocks)
         if let stream {
             inflateEnd(stream)
@@ -200,10 +204,13 @@ final class PackFile {
         let blockStart = max((lower - 1) * Self.sampleStride, low)
         let blockEnd = min(lower * Self.sampleStride, high)
         guard blockStart < blockEnd else { return nil }
-        let ids = try index.read(count: (blockEnd - blockStart) * 20, at: PackIndex.headerSize + blockStart * 20)
-        let found = ids.withUnsafeBytes { raw in
-            (0..<(blockEnd - blockStart)).first { PackedObjectID(raw, at: $0 * 20) == id }
+        let count = (blockEnd - blockStart) * 20
+        guard index.read(into: idBlock, count: count, at: PackIndex.headerSize + blockStart * 20) == count else {
+            throw Unreadable(
+                reason: "\(index.name): cannot read \(count) bytes at \(PackIndex.headerSize + blockStart * 20)")
         }
+        let raw = UnsafeRawBufferPointer(start: idBlock, count: count)
+        let found = (0..<(blockEnd - blockStart)).first { PackedObjectID(raw, at: $0 * 20) == id }
         guard let found else { return nil }
         return try offset(at: blockStart + found)
     }

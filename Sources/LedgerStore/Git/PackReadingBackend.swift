@@ -132,7 +132,7 @@ final class PackReadingBackend {
     /// Where the reader's pointer sits after the C struct.
     private static let ownerOffset = (MemoryLayout<git_odb_backend>.stride + 15) / 16 * 16
 
-    private static func owner(of backend: UnsafeMutablePointer<git_odb_backend>) -> PackReadingBackend {
+    static func owner(of backend: UnsafeMutablePointer<git_odb_backend>) -> PackReadingBackend {
         Unmanaged<PackReadingBackend>.fromOpaque(
             UnsafeMutableRawPointer(backend).load(fromByteOffset: ownerOffset, as: UnsafeMutableRawPointer.self)
         ).takeUnretainedValue()
@@ -184,6 +184,7 @@ extension Repository {
         let addedPacked = git_odb_add_backend(odb, packed, 2)
         if addedPacked < 0 { packed.pointee.free(packed) }
         try GitError.check(addedPacked)
+        repository.packReader = PackReadingBackend.owner(of: packed)
         try GitError.check(git_repository_set_odb(repository.pointer, odb))
         return repository
     }

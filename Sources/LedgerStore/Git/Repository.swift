@@ -11,6 +11,9 @@ public final class Repository {
     public let path: String
     /// The in-memory object backend, once ``attachInMemoryObjects()`` added it (owned by the ODB).
     package var memoryBackend: UnsafeMutablePointer<git_odb_backend>?
+    /// The project's pack reader, when ``openForReading(_:keepingOffsets:)`` put it in place of libgit2's
+    /// (owned by the ODB, which outlives no handle): ``readBlob(_:within:)`` reads through it directly.
+    var packReader: PackReadingBackend?
 
     package init(takingOwnershipOf pointer: OpaquePointer, path: String) {
         self.pointer = pointer

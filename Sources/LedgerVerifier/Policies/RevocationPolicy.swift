@@ -13,15 +13,15 @@ public struct RevocationPolicy: LedgerPolicy {
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []
         let descriptor = state.descriptor(for: step)
-        let attempts = state.maps.statusAttempts + step.files.compactMap(\.statusAttempt)
-        let manifests = state.maps.manifests + step.files.compactMap(\.manifest)
+        // Every attempt and manifest so far, gathered only for a commit that stores a revocation.
+        var everything: (attempts: [StatusAttempt], manifests: [AuthorityManifest])?
         for file in step.files {
             let interface: String?
             let record: String
-            switch file.content {
-            case .success(.record(let attempt as StatusAttempt)):
+            // Each kind asked for by its code first (`LoadedFile.record`): a cast that fails is the costly kind.
+            if let attempt = file.statusAttempt {
                 (interface, record) = (attempt.interface, attempt.ref.hex)
-            case .success(.record(let report as CompromiseReport)):
+            } else if let report = file.record(CompromiseReport.self) {
                 (interface, record) = (nil, report.ref.hex)
                 if file.checks.referenced(AuthorityManifest.self)?.componentId != report.authority {
                     failures.append(
@@ -31,8 +31,14 @@ public struct RevocationPolicy: LedgerPolicy {
                         ))
                     continue
                 }
-            case .success(.record(let revocation as RevocationDetermination)):
+            } else if let revocation = file.record(RevocationDetermination.self) {
                 (interface, record) = (revocation.interface, revocation.ref.hex)
+                let (attempts, manifests) =
+                    everything ?? (
+                        state.maps.statusAttempts + step.files.compactMap(\.statusAttempt),
+                        state.maps.manifests + step.files.compactMap(\.manifest)
+                    )
+                everything = (attempts, manifests)
                 if let reason = DesignationRevocation.unjustified(
                     revocation, reports: file.checks.references.all(CompromiseReport.self),
                     attempts: file.checks.references.all(StatusAttempt.self),
@@ -41,7 +47,7 @@ public struct RevocationPolicy: LedgerPolicy {
                 {
                     failures.append(failure(step, path: file.path, record: record, "unjustified revocation: \(reason)"))
                 }
-            default:
+            } else {
                 continue
             }
             if let interface, let descriptor, interface != descriptor.interface {

@@ -1,0 +1,53 @@
+internal import CLibgit2
+
+extension Repository {
+    /// What reading a blob within a limit found: its bytes, or — over the limit — only its size.
+    public enum BlobWithin: Sendable {
+        case bytes([UInt8])
+        case tooLarge(size: Int)
+    }
+
+    /// The blob `id` when its header gives at most `limit` bytes, else its size, nothing past the header
+    /// read: one lookup where ``blobSize(_:)`` then ``readBlob(_:limit:)`` made two trips through libgit2.
+    ///
+    /// When the project's pack reader holds the object (``openForReading(_:keepingOffsets:)``), it is read
+    /// there directly, and its bytes are hashed and compared with `id` as libgit2's strict verification does
+    /// for every object it reads (`git_odb_hash`, with git's collision detection): a pack that gives other
+    /// bytes than its index promises is an error, never another blob. Anything else — a loose object, a
+    /// handle libgit2 reads alone — is read through libgit2.
+    public func readBlob(_ id: ObjectID, within limit: Int) throws(GitError) -> BlobWithin {
+        if let packReader, let found = try Self.packed(id, in: packReader, within: limit) {
+            guard found.type == Int(GIT_OBJECT_BLOB.rawValue) else {
+                throw GitError.fail("object \(id.short) is not a blob (type \(found.type))")
+            }
+            guard let bytes = found.bytes else { return .tooLarge(size: found.size) }
+            let hashed = Repository.blobID(of: bytes)
+            guard bytes.count == found.size, hashed == id else {
+                throw GitError.fail(
+                    "object hash mismatch: \(found.pack) gives blob \(id.short) bytes that hash to \(hashed.short)")
+            }
+            return .bytes(bytes)
+        }
+        let size = try blobSize(id)
+        guard size <= limit else { return .tooLarge(size: size) }
+        return .bytes(try readBlob(id))
+    }
+
+    /// The object `id` as the pack reader finds it: its type and size from its header, and its bytes unless
+    /// it is a blob over `limit` (or not a blob); nil when no pack holds it.
+    private static func packed(_ id: ObjectID, in reader: PackReadingBackend, within limit: Int) throws(GitError) -> (
+        pack: String, type: Int, size: Int, bytes: [UInt8]?
+    )? {
+        do throws(PackFile.Unreadable) {
+            guard let (pack, offset) = try reader.locate(PackedObjectID(id)) else { return nil }
+            let header = try pack.typeAndSize(at: offset)
+            guard header.type == Int(GIT_OBJECT_BLOB.rawValue), header.size <= limit else {
+                return (pack.name, header.type, header.size, nil)
+            }
+            let object = try pack.object(at: offset)
+            return (pack.name, object.type, header.size, object.bytes)
+        } catch {
+            throw GitError.fail(error.reason)
+        }
+    }
+}

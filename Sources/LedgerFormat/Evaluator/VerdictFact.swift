@@ -1,8 +1,10 @@
 /// What the evaluator needs to know about one received verdict: the signed facts, when the vendor
 /// received it, and the terms of its consented manifest that rules depend on.
 ///
-/// Compact on purpose (no JSON): the verifier keeps one per verdict while it replays a ledger.
-public struct VerdictFact: Sendable, Equatable {
+/// Compact on purpose (no JSON): the verifier keeps one per verdict while it replays a ledger. A class, of
+/// constants only: the fold copies a binding's facts into arrays, dictionaries and sorted orders at every
+/// write it judges, and a copy is then one reference, not five and ~250 bytes. Equal when every field is.
+public final class VerdictFact: Sendable, Equatable {
     public let ref: ContentAddress
     public let caseId: String
     public let authority: String
@@ -22,6 +24,16 @@ public struct VerdictFact: Sendable, Equatable {
     public let externalAppellate: String?
     /// The accused identities (for the new-holder fast path).
     public let accusedKeys: [String]
+
+    public static func == (left: VerdictFact, right: VerdictFact) -> Bool {
+        left === right
+            || (left.ref == right.ref && left.caseId == right.caseId && left.authority == right.authority
+                && left.deviceBinding == right.deviceBinding && left.disposition == right.disposition
+                && left.decidedAt == right.decidedAt && left.executeAfter == right.executeAfter
+                && left.banExpires == right.banExpires && left.receivedAt == right.receivedAt
+                && left.decisionDeadline == right.decisionDeadline && left.externalAppellate == right.externalAppellate
+                && left.accusedKeys == right.accusedKeys)
+    }
 
     public init(verdict: Verdict, receivedAt: Instant, manifest: AuthorityManifest?) {
         ref = verdict.ref

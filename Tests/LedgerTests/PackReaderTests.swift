@@ -88,7 +88,9 @@ struct PackReaderTests {
         let types = ["commit": 1, "tree": 2, "blob": 3, "tag": 4]
         for keepingOffsets in [false, true] {
             let repository = try Repository.openForReading(gitDirectory, keepingOffsets: keepingOffsets)
-            for object in objects + objects.reversed() {
+            // Enough rounds that the packs read their prefix tables (`PackFile.prefixTableAfter`) part way.
+            let rounds = keepingOffsets ? PackFile.prefixTableAfter(1) / objects.count + 2 : 1
+            for object in (0..<rounds).flatMap({ _ in objects + objects.reversed() }) {
                 let read = try repository.anyObject(ObjectID(hexString: object.id)!)
                 #expect(read.type == types[object.type] && read.header.type == read.type, "\(object.id)")
                 #expect(read.header.size == object.bytes.count, "\(object.id) \(object.type)")
@@ -377,7 +379,9 @@ struct PackReaderTests {
 
     /// A pack of `objects` (each a blob's declared size and the bytes its zlib stream holds) with its index,
     /// written to `folder` as `pack-<name>`; returns each object's offset.
-    static func writePack(_ objects: [(declared: Int, bytes: [UInt8])], folder: String, name: String) throws -> [Int] {
+    static func writePack(
+        _ objects: [(declared: Int, bytes: [UInt8])], folder: String, name: String, ids given: [ObjectID]? = nil
+    ) throws -> [Int] {
         var pack = Array("PACK".utf8) + [0, 0, 0, 2] + withUnsafeBytes(of: UInt32(objects.count).bigEndian, Array.init)
         var offsets: [Int] = []
         for object in objects {
@@ -394,7 +398,7 @@ struct PackReaderTests {
             pack += header + storedZlib(object.bytes)
         }
         pack += [UInt8](repeating: 0, count: 20)
-        let ids = (0..<objects.count).map { PackScanTests.id(UInt8(0x10 + $0)) }
+        let ids = given ?? (0..<objects.count).map { PackScanTests.id(UInt8(0x10 + $0)) }
         var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63, 0, 0, 0, 2]
         for first in 0..<256 {
             let count = UInt32(ids.filter { Int($0.bytes[0]) <= first }.count)
@@ -435,6 +439,48 @@ struct PackReaderTests {
             return
         }
         #expect(read == bytes)
+    }
+
+    /// Once a pack has answered enough lookups, its ids' first five bytes are held (`PackFile.candidate(for:)`)
+    /// and a blob is found by them alone, its hash confirming it: an id the pack lacks but whose first five
+    /// bytes one of its objects shares is a candidate, not a match — `offset(of:)` still says absent, and
+    /// the blob read, finding the candidate's bytes hash to another id, reads the right one (here a loose
+    /// object) every time, before the table and after.
+    @Test func aBlobFoundByItsIdsStartIsConfirmedByItsHash() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.path("repo")
+        let loose = try Repository.initBare(path).writeBlob(Array("the blob asked for".utf8))
+        var lookalike = loose.bytes
+        lookalike[19] ^= 0xFF  // the same first five bytes, another id
+        let folder = path + "/objects/pack/"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let other = Array("another blob".utf8)
+        let offsets = try Self.writePack(
+            [(other.count, other)], folder: folder, name: "lookalike", ids: [ObjectID(rawBytes: lookalike)!])
+        let pack = try PackFile(folder: folder, name: "pack-lookalike", keepingOffsets: true)
+        guard case .unknown = try pack.candidate(for: PackedObjectID(loose)) else {
+            Issue.record("a prefix table before any lookups")
+            return
+        }
+        for _ in 0..<PackFile.prefixTableAfter(pack.objectCount) { _ = try pack.offset(of: PackedObjectID(loose)) }
+        guard case .candidate(let offset) = try pack.candidate(for: PackedObjectID(loose)) else {
+            Issue.record("no candidate once the table is read")
+            return
+        }
+        #expect(offset == offsets[0])
+        #expect(try pack.offset(of: PackedObjectID(loose)) == nil)
+        guard case .absent = try pack.candidate(for: PackedObjectID(PackScanTests.id(0x77))) else {
+            Issue.record("an id no object begins like is not absent")
+            return
+        }
+        let repository = try Repository.openForReading(path, keepingOffsets: true)
+        for _ in 0...PackFile.prefixTableAfter(1) + 10 {
+            guard case .bytes(let bytes) = try repository.readBlob(loose, within: .max) else {
+                Issue.record("a blob over no limit")
+                return
+            }
+            #expect(bytes == Array("the blob asked for".utf8))
+        }
     }
 
     /// An object whose zlib stream holds more or fewer bytes than its header declares is refused — one byte

@@ -11,7 +11,8 @@ internal import CZlib
 /// kernel a read fault maps a whole large folio of the file, so a long run kept most of its indexes
 /// resident: ~480 MB of the 577 MB of a 10^7-entry ledger's (docs/DECISIONS.md, "The verifier reads packs
 /// with pread"). Here the index's fan-out and the id of every ``sampleStride``-th object are held in memory
-/// (~0.4 bytes an object); a lookup reads one block of ids and one offset. An object is read through
+/// (~0.4 bytes an object); a lookup reads one block of ids and one offset (on a handle that keeps offsets,
+/// once enough lookups have come, the ids' first five bytes are held too: ``candidate(for:)``). An object is read through
 /// ``windowCount`` windows of ``windowSize`` bytes of the pack (a commit's objects lie close together, so
 /// most reads find their bytes already read), inflated to exactly the size its header gives, and a delta is rebuilt on its base with ``PackDelta``;
 /// the bases rebuilt are kept, up to ``baseCacheBytes``, for the deltas on them that follow.
@@ -57,6 +58,13 @@ final class PackFile {
     /// verify has found objects all over the index. A zero is an entry not read yet: no object sits at offset
     /// 0 (the pack's header is there), and an index naming it is refused by ``offset(at:)`` however often.
     private var offsetBlocks: UnsafeMutablePointer<UInt32>?
+    /// On a handle that keeps offsets: bytes 1–4 of every id (byte 0 is the fan-out's), read in one pass once
+    /// the pack has answered ``prefixTableAfter(_:)`` lookups, when one sequential read of its ids costs
+    /// less than the block reads it spares. Then an id whose five first bytes no object shares is absent
+    /// without a read, and a blob read (``candidate(for:)``) needs no read of the index at all: its hash,
+    /// checked against the id, confirms it. 4 bytes an object.
+    private var prefixes: UnsafeMutablePointer<UInt32>?
+    private var lookups = 0
     private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
     private var baseOrder: [Int] = []
     private var baseOrderStart = 0
@@ -140,6 +148,7 @@ final class PackFile {
     deinit {
         windowBytes.deallocate()
         idBlock.deallocate()
+        prefixes?.deallocate()
         free(offsetBlocks)
         if let stream {
             inflateEnd(stream)
@@ -187,12 +196,82 @@ final class PackFile {
 
     // MARK: - Lookup
 
-    /// Where `id` starts in the pack, or nil when the index does not list it.
-    func offset(of id: PackedObjectID) throws(Unreadable) -> Int? {
+    /// What the prefix table says of an id (``candidate(for:)``).
+    enum Candidate {
+        /// No object's id begins as this one's: the pack does not hold it.
+        case absent
+        /// Exactly one object's id begins as this one's: at this offset, to be confirmed by its hash.
+        case candidate(offset: Int)
+        /// No table yet, or several ids begin alike: ask ``offset(of:)``.
+        case unknown
+    }
+
+    /// The lookups a pack answers before its prefix table is read: a 64th of its objects (and 1 024), so an
+    /// incremental verify that reads a few thousand objects of a large pack never reads its whole index.
+    static func prefixTableAfter(_ objectCount: Int) -> Int { max(1024, objectCount / 64) }
+
+    /// The object `id` probably is, from the prefix table alone, for a caller that checks the object's bytes
+    /// against `id` (a blob's hash) and asks ``offset(of:)`` when they do not match.
+    func candidate(for id: PackedObjectID) throws(Unreadable) -> Candidate {
+        guard let (low, high) = bucket(of: id) else { return .absent }
+        guard let found = prefixRange(of: id, low: low, high: high) else { return .unknown }
+        guard found.count == 1 else { return found.isEmpty ? .absent : .unknown }
+        return .candidate(offset: try offset(at: found.lowerBound))
+    }
+
+    /// The index positions `id`'s fan-out bucket spans; nil when it is empty.
+    private func bucket(of id: PackedObjectID) -> (low: Int, high: Int)? {
         let bucket = Int(id.firstByte)
         let low = bucket == 0 ? 0 : fanout[bucket - 1]
         let high = fanout[bucket]
         guard low < high, high <= objectCount else { return nil }
+        return (low, high)
+    }
+
+    /// The positions in `low..<high` whose ids begin with `id`'s first five bytes; nil without a prefix
+    /// table (read here once the pack has answered enough lookups).
+    private func prefixRange(of id: PackedObjectID, low: Int, high: Int) -> Range<Int>? {
+        lookups += 1
+        if prefixes == nil, keepsOffsets, lookups >= Self.prefixTableAfter(objectCount) { prefixes = readPrefixes() }
+        guard let prefixes else { return nil }
+        let prefix = UInt32(truncatingIfNeeded: id.high >> 24)
+        var lower = low
+        var upper = high
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if prefixes[middle] < prefix { lower = middle + 1 } else { upper = middle }
+        }
+        var end = lower
+        while end < high, prefixes[end] == prefix { end += 1 }
+        return lower..<end
+    }
+
+    /// Bytes 1–4 of every id, read a mebibyte at a time; nil (and lookups as before) if the index cannot be read.
+    private func readPrefixes() -> UnsafeMutablePointer<UInt32>? {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: max(objectCount, 1))
+        let chunk = 52_428  // ids in about a mebibyte
+        var first = 0
+        while first < objectCount {
+            let count = min(chunk, objectCount - first)
+            guard let bytes = try? index.read(count: count * 20, at: PackIndex.headerSize + first * 20) else {
+                table.deallocate()
+                return nil
+            }
+            bytes.withUnsafeBytes { raw in
+                for item in 0..<count {
+                    table[first + item] = UInt32(
+                        bigEndian: raw.loadUnaligned(fromByteOffset: item * 20 + 1, as: UInt32.self))
+                }
+            }
+            first += count
+        }
+        return table
+    }
+
+    /// Where `id` starts in the pack, or nil when the index does not list it.
+    func offset(of id: PackedObjectID) throws(Unreadable) -> Int? {
+        guard let (low, high) = bucket(of: id) else { return nil }
+        if let found = prefixRange(of: id, low: low, high: high), found.isEmpty { return nil }
         // The last sample at or before `id`: its block of ids holds `id` if any does.
         var lower = 0
         var upper = samples.count

@@ -64,6 +64,34 @@ final class PackReadingBackend {
         return nil
     }
 
+    /// The pack and offset of the object `id` probably is, for a read that checks the object's bytes against
+    /// `id` (``Repository/readBlob(_:within:)``): `confirmed` when the index's ids were compared, else the one
+    /// object whose id begins alike (``PackFile/candidate(for:)``), which the caller confirms by its hash or
+    /// asks ``locate(_:)`` for. Nil only when no pack holds `id`.
+    func locateCandidate(_ id: PackedObjectID) throws(PackFile.Unreadable) -> (
+        pack: PackFile, offset: Int, confirmed: Bool
+    )? {
+        guard !packs.isEmpty else { return nil }
+        let slot = Int(id.low) & (recent.count - 1)
+        if let hit = recent[slot], hit.id == id { return (packs[hit.pack], hit.offset, true) }
+        for step in 0..<packs.count {
+            let position = (lastHit + step) % packs.count
+            switch try packs[position].candidate(for: id) {
+            case .absent:
+                continue
+            case .candidate(let offset):
+                lastHit = position
+                return (packs[position], offset, false)
+            case .unknown:
+                guard let offset = try packs[position].offset(of: id) else { continue }
+                lastHit = position
+                recent[slot] = (id, position, offset)
+                return (packs[position], offset, true)
+            }
+        }
+        return nil
+    }
+
     // MARK: - libgit2's side
 
     /// A `git_odb_backend` whose callbacks reach this reader: the C struct, then a pointer to the reader

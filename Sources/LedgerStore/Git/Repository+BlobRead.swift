@@ -13,39 +13,63 @@ extension Repository {
     /// When the project's pack reader holds the object (``openForReading(_:keepingOffsets:)``), it is read
     /// there directly, and its bytes are hashed and compared with `id` as libgit2's strict verification does
     /// for every object it reads (`git_odb_hash`, with git's collision detection): a pack that gives other
-    /// bytes than its index promises is an error, never another blob. Anything else — a loose object, a
-    /// handle libgit2 reads alone — is read through libgit2.
+    /// bytes than its index promises is an error, never another blob. On the verifier's reading thread the
+    /// object may be found by its id's first five bytes alone (`PackFile.candidate(for:)`, no read of the
+    /// index): that hash is then what confirms it, and anything else — another kind, another size, other
+    /// bytes — is looked up again by the exact ids before an answer is given. Anything else — a loose
+    /// object, a handle libgit2 reads alone — is read through libgit2.
     public func readBlob(_ id: ObjectID, within limit: Int) throws(GitError) -> BlobWithin {
-        if let packReader, let found = try Self.packed(id, in: packReader, within: limit) {
-            guard found.type == Int(GIT_OBJECT_BLOB.rawValue) else {
-                throw GitError.fail("object \(id.short) is not a blob (type \(found.type))")
+        if let packReader {
+            var found = try Self.packed(id, in: packReader, within: limit, exact: false)
+            if let candidate = found, !candidate.confirmed {
+                // The one object whose id begins as `id` does: believed only as a blob within the limit whose
+                // bytes hash to `id`; anything else is looked up again by the index's exact ids.
+                if candidate.type == Int(GIT_OBJECT_BLOB.rawValue), let bytes = candidate.bytes,
+                    bytes.count == candidate.size, Repository.blobID(of: bytes) == id
+                {
+                    return .bytes(bytes)
+                }
+                found = try Self.packed(id, in: packReader, within: limit, exact: true)
             }
-            guard let bytes = found.bytes else { return .tooLarge(size: found.size) }
-            let hashed = Repository.blobID(of: bytes)
-            guard bytes.count == found.size, hashed == id else {
-                throw GitError.fail(
-                    "object hash mismatch: \(found.pack) gives blob \(id.short) bytes that hash to \(hashed.short)")
+            if let found {
+                guard found.type == Int(GIT_OBJECT_BLOB.rawValue) else {
+                    throw GitError.fail("object \(id.short) is not a blob (type \(found.type))")
+                }
+                guard let bytes = found.bytes else { return .tooLarge(size: found.size) }
+                let hashed = Repository.blobID(of: bytes)
+                guard bytes.count == found.size, hashed == id else {
+                    throw GitError.fail(
+                        "object hash mismatch: \(found.pack) gives blob \(id.short) bytes that hash to \(hashed.short)")
+                }
+                return .bytes(bytes)
             }
-            return .bytes(bytes)
         }
         let size = try blobSize(id)
         guard size <= limit else { return .tooLarge(size: size) }
         return .bytes(try readBlob(id))
     }
 
-    /// The object `id` as the pack reader finds it: its type and size from its header, and its bytes unless
-    /// it is a blob over `limit` (or not a blob); nil when no pack holds it.
-    private static func packed(_ id: ObjectID, in reader: PackReadingBackend, within limit: Int) throws(GitError) -> (
-        pack: String, type: Int, size: Int, bytes: [UInt8]?
-    )? {
+    /// The object `id` as the pack reader finds it — by the index's exact ids, or (`exact` false) the object
+    /// whose id begins alike (``PackReadingBackend/locateCandidate(_:)``) — its type and size from its header,
+    /// and its bytes unless it is a blob over `limit` (or not a blob); nil when no pack holds it.
+    private static func packed(_ id: ObjectID, in reader: PackReadingBackend, within limit: Int, exact: Bool)
+        throws(GitError) -> (pack: String, type: Int, size: Int, bytes: [UInt8]?, confirmed: Bool)?
+    {
         do throws(PackFile.Unreadable) {
-            guard let (pack, offset) = try reader.locate(PackedObjectID(id)) else { return nil }
+            let packed = PackedObjectID(id)
+            let located: (pack: PackFile, offset: Int, confirmed: Bool)?
+            if exact {
+                located = try reader.locate(packed).map { ($0.pack, $0.offset, true) }
+            } else {
+                located = try reader.locateCandidate(packed)
+            }
+            guard let (pack, offset, confirmed) = located else { return nil }
             let header = try pack.typeAndSize(at: offset)
             guard header.type == Int(GIT_OBJECT_BLOB.rawValue), header.size <= limit else {
-                return (pack.name, header.type, header.size, nil)
+                return (pack.name, header.type, header.size, nil, confirmed)
             }
             let object = try pack.object(at: offset)
-            return (pack.name, object.type, header.size, object.bytes)
+            return (pack.name, object.type, header.size, object.bytes, confirmed)
         } catch {
             throw GitError.fail(error.reason)
         }

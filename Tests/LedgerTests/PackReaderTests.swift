@@ -469,7 +469,9 @@ struct PackReaderTests {
         }
         #expect(offset == offsets[0])
         #expect(try pack.offset(of: PackedObjectID(loose)) == nil)
-        guard case .absent = try pack.candidate(for: PackedObjectID(PackScanTests.id(0x77))) else {
+        var unlike = loose.bytes
+        unlike[2] ^= 0xFF  // the same fan-out bucket, another prefix
+        guard case .absent = try pack.candidate(for: PackedObjectID(ObjectID(rawBytes: unlike)!)) else {
             Issue.record("an id no object begins like is not absent")
             return
         }
@@ -480,6 +482,23 @@ struct PackReaderTests {
                 return
             }
             #expect(bytes == Array("the blob asked for".utf8))
+        }
+    }
+
+    /// An index whose ids are out of order within a fan-out bucket gets no prefix table: every lookup stays
+    /// exact, as it was, rather than a search that misses ids.
+    @Test func anIndexOutOfOrderKeepsItsLookupsExact() throws {
+        let scratch = ScratchDirectory()
+        let folder = scratch.path("objects/pack/")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let ids = [[0x10, 0x99], [0x10, 0x11]].map { ObjectID(rawBytes: $0 + [UInt8](repeating: 0x42, count: 18))! }
+        let bytes = [Array("first".utf8), Array("second".utf8)]
+        _ = try Self.writePack(bytes.map { ($0.count, $0) }, folder: folder, name: "unsorted", ids: ids)
+        let pack = try PackFile(folder: folder, name: "pack-unsorted", keepingOffsets: true)
+        for _ in 0...PackFile.prefixTableAfter(pack.objectCount) { _ = try pack.offset(of: PackedObjectID(ids[0])) }
+        guard case .unknown = try pack.candidate(for: PackedObjectID(ids[1])) else {
+            Issue.record("a prefix table over ids out of order")
+            return
         }
     }
 

@@ -65,6 +65,8 @@ final class PackFile {
     /// checked against the id, confirms it. 4 bytes an object.
     private var prefixes: UnsafeMutablePointer<UInt32>?
     private var lookups = 0
+    /// Set once the table could not be read, or its ids are not in order: lookups stay exact from then on.
+    private var prefixesUnusable = false
     private var bases: [Int: (type: ObjectType, bytes: [UInt8])] = [:]
     private var baseOrder: [Int] = []
     private var baseOrderStart = 0
@@ -214,7 +216,8 @@ final class PackFile {
     /// against `id` (a blob's hash) and asks ``offset(of:)`` when they do not match.
     func candidate(for id: PackedObjectID) throws(Unreadable) -> Candidate {
         guard let (low, high) = bucket(of: id) else { return .absent }
-        guard let found = prefixRange(of: id, low: low, high: high) else { return .unknown }
+        // Not counted here: without a table the caller asks `offset(of:)`, which counts the lookup once.
+        guard let found = prefixRange(of: id, low: low, high: high, counting: false) else { return .unknown }
         guard found.count == 1 else { return found.isEmpty ? .absent : .unknown }
         return .candidate(offset: try offset(at: found.lowerBound))
     }
@@ -229,10 +232,13 @@ final class PackFile {
     }
 
     /// The positions in `low..<high` whose ids begin with `id`'s first five bytes; nil without a prefix
-    /// table (read here once the pack has answered enough lookups).
-    private func prefixRange(of id: PackedObjectID, low: Int, high: Int) -> Range<Int>? {
-        lookups += 1
-        if prefixes == nil, keepsOffsets, lookups >= Self.prefixTableAfter(objectCount) { prefixes = readPrefixes() }
+    /// table (read here once the pack has answered enough lookups, `counting` them).
+    private func prefixRange(of id: PackedObjectID, low: Int, high: Int, counting: Bool = true) -> Range<Int>? {
+        if counting { lookups += 1 }
+        if prefixes == nil, keepsOffsets, !prefixesUnusable, lookups >= Self.prefixTableAfter(objectCount) {
+            prefixes = readPrefixes()
+            prefixesUnusable = prefixes == nil
+        }
         guard let prefixes else { return nil }
         let prefix = UInt32(truncatingIfNeeded: id.high >> 24)
         var lower = low
@@ -246,7 +252,9 @@ final class PackFile {
         return lower..<end
     }
 
-    /// Bytes 1–4 of every id, read a mebibyte at a time; nil (and lookups as before) if the index cannot be read.
+    /// Bytes 1–4 of every id, read a mebibyte at a time; nil (and lookups as before) if the index cannot be
+    /// read or its ids are not in order within each fan-out bucket (the searches would then miss ids the
+    /// exact lookup finds).
     private func readPrefixes() -> UnsafeMutablePointer<UInt32>? {
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: max(objectCount, 1))
         let chunk = 52_428  // ids in about a mebibyte
@@ -264,6 +272,15 @@ final class PackFile {
                 }
             }
             first += count
+        }
+        for bucket in 0..<256 {
+            let low = bucket == 0 ? 0 : fanout[bucket - 1]
+            let high = min(fanout[bucket], objectCount)
+            guard low < high else { continue }
+            for position in (low + 1)..<high where table[position - 1] > table[position] {
+                table.deallocate()
+                return nil
+            }
         }
         return table
     }

@@ -20,23 +20,33 @@ extension Repository {
     /// object, a handle libgit2 reads alone — is read through libgit2.
     public func readBlob(_ id: ObjectID, within limit: Int) throws(GitError) -> BlobWithin {
         if let packReader {
-            var found = try Self.packed(id, in: packReader, within: limit, exact: false)
-            if let candidate = found, !candidate.confirmed {
+            var found: Found?
+            switch Result(catching: { () throws(GitError) in
+                try Self.packed(id, in: packReader, within: limit, exact: false)
+            }) {
+            case .success(let candidate?) where !candidate.confirmed:
                 // The one object whose id begins as `id` does: believed only as a blob within the limit whose
                 // bytes hash to `id`; anything else is looked up again by the index's exact ids.
                 if candidate.type == Int(GIT_OBJECT_BLOB.rawValue), let bytes = candidate.bytes,
-                    bytes.count == candidate.size, Repository.blobID(of: bytes) == id
+                    bytes.count == candidate.size, (try? Self.hash(bytes)) == id
                 {
                     return .bytes(bytes)
                 }
                 found = try Self.packed(id, in: packReader, within: limit, exact: true)
+            case .success(let exact):
+                found = exact
+            case .failure:
+                // Reading a lookalike failed (another object, perhaps damaged): the exact ids decide.
+                found = try Self.packed(id, in: packReader, within: limit, exact: true)
             }
             if let found {
-                guard found.type == Int(GIT_OBJECT_BLOB.rawValue) else {
+                // Over the limit whatever it is, as the header says (RecordLimitsPolicy reports it); within it,
+                // only a blob whose bytes hash to `id`.
+                guard found.size <= limit else { return .tooLarge(size: found.size) }
+                guard found.type == Int(GIT_OBJECT_BLOB.rawValue), let bytes = found.bytes else {
                     throw GitError.fail("object \(id.short) is not a blob (type \(found.type))")
                 }
-                guard let bytes = found.bytes else { return .tooLarge(size: found.size) }
-                let hashed = Repository.blobID(of: bytes)
+                let hashed = try Self.hash(bytes)
                 guard bytes.count == found.size, hashed == id else {
                     throw GitError.fail(
                         "object hash mismatch: \(found.pack) gives blob \(id.short) bytes that hash to \(hashed.short)")
@@ -49,11 +59,23 @@ extension Repository {
         return .bytes(try readBlob(id))
     }
 
+    /// What the pack reader found for an id (``packed(_:in:within:exact:)``).
+    private typealias Found = (pack: String, type: Int, size: Int, bytes: [UInt8]?, confirmed: Bool)
+
+    /// The id git gives a blob of `bytes`, as libgit2's strict verification computes it; an error where
+    /// git's SHA-1 detects a collision attack in the bytes (`git_odb_hash` fails), never a crash.
+    private static func hash(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
+        var oid = git_oid()
+        let status = bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
+        guard status == 0 else { throw GitError.fail("a blob whose SHA-1 git refuses (a collision attack detected)") }
+        return ObjectID(oid)
+    }
+
     /// The object `id` as the pack reader finds it — by the index's exact ids, or (`exact` false) the object
     /// whose id begins alike (``PackReadingBackend/locateCandidate(_:)``) — its type and size from its header,
     /// and its bytes unless it is a blob over `limit` (or not a blob); nil when no pack holds it.
     private static func packed(_ id: ObjectID, in reader: PackReadingBackend, within limit: Int, exact: Bool)
-        throws(GitError) -> (pack: String, type: Int, size: Int, bytes: [UInt8]?, confirmed: Bool)?
+        throws(GitError) -> Found?
     {
         do throws(PackFile.Unreadable) {
             let packed = PackedObjectID(id)

@@ -43,7 +43,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var rebuilt: [UInt8] = []
         var cursor = 0
         for entry in entries {
-            let header = Array((entry.isTree ? "40000 " : "100644 ").utf8) + entry.name + [0]
+            let header = Array((entry.isTree ? "40000 " : "100644 ").utf8) + rest[entry.nameStart..<entry.nameEnd] + [0]
             rebuilt += header + rest[(cursor + header.count)..<(cursor + header.count + 20)]
             cursor += header.count + 20
         }

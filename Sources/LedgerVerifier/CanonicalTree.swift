@@ -8,18 +8,18 @@
 /// copied.
 enum CanonicalTree {
     /// The entries of `bytes`, or why the tree is not canonical.
-    static func parse(_ bytes: [UInt8]) -> Result<[RawTree.Entry], TreeViolation> {
+    static func parse(_ bytes: [UInt8]) -> Result<[RawTreeEntry], TreeViolation> {
         bytes.withUnsafeBufferPointer { buffer in parse(buffer) }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[RawTree.Entry], TreeViolation> {
-        var entries: [RawTree.Entry] = []
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[RawTreeEntry], TreeViolation> {
+        var entries: [RawTreeEntry] = []
         var index = 0
         // The files' names, kept once a folder follows a file: a file and a folder of one name need not be
         // neighbours (`a`, `a-b`, `a/` are in git's order), while two files or two folders of one name are.
         var fileNames: Set<[UInt8]>?
         var hasFiles = false
-        func name(_ entry: RawTree.Entry) -> UnsafeBufferPointer<UInt8> {
+        func name(_ entry: RawTreeEntry) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: bytes[entry.nameStart..<entry.nameEnd])
         }
         while index < bytes.count {
@@ -38,7 +38,7 @@ enum CanonicalTree {
                         "entry '\(shown(bytes[(space + 1)..<nul]))' has mode \(modeText); only 40000 (folder) and 100644 (file)"
                     ))
             }
-            let entry = RawTree.Entry(nameStart: space + 1, nameEnd: nul, mode: isTree ? 0o040000 : 0o100644)
+            let entry = RawTreeEntry(nameStart: space + 1, nameEnd: nul, mode: isTree ? 0o040000 : 0o100644)
             let entryName = name(entry)
             if let reason = nameViolation(entryName) {
                 return .failure(.init("entry '\(shown(entryName))': \(reason)"))
@@ -97,6 +97,18 @@ enum CanonicalTree {
         let nextB = common < b.count ? Int(b[common]) : (bIsTree ? 0x2F : -1)
         return nextA < nextB
     }
+}
+
+/// One entry of a tree object, as places in its bytes (`<octal mode> <name>\0<20-byte id>`): no name copied.
+/// Here, beside the canonical check that makes them, so that the git-object fuzzer builds this file alone.
+struct RawTreeEntry {
+    let nameStart: Int
+    let nameEnd: Int
+    /// The mode as its octal digits say.
+    let mode: UInt32
+    var isTree: Bool { mode & 0o170000 == 0o040000 }
+    /// Where the next entry starts: after the name's NUL and the 20-byte id.
+    var end: Int { nameEnd + 21 }
 }
 
 struct TreeViolation: Error {

@@ -6,15 +6,7 @@ import LedgerStore
 /// new tree's bytes are read for the canonical-tree check anyway (`CanonicalTree`), and the old tree is
 /// most often one the commit before read (`KeptTrees`).
 struct RawTree {
-    struct Entry {
-        let nameStart: Int
-        let nameEnd: Int
-        /// The mode as its octal digits say.
-        let mode: UInt32
-        var isTree: Bool { mode & 0o170000 == 0o040000 }
-        /// Where the next entry starts: after the name's NUL and the 20-byte id.
-        var end: Int { nameEnd + 21 }
-    }
+    typealias Entry = RawTreeEntry
 
     let bytes: [UInt8]
     let entries: [Entry]

@@ -40,10 +40,9 @@ struct RawTreeTests {
             let oldID = try repository.writeRawTreeBytes(Self.bytes(old))
             let newID = try repository.writeRawTreeBytes(Self.bytes(new))
             let expected = try repository.changedEntries(old: oldID, new: newID).map(Self.shown)
-            let found = RawTree.changes(
-                old: try #require(RawTree(reading: Self.bytes(old))),
-                new: try #require(RawTree(reading: Self.bytes(new)))
-            ).map(Self.shown)
+            let oldTree = try #require(RawTree(reading: Self.bytes(old)))
+            let newTree = try #require(RawTree(reading: Self.bytes(new)))
+            let found = RawTree.changes(old: oldTree, new: newTree).map(Self.shown)
             #expect(found == expected, "\(old) → \(new)")
             outcomes[
                 expected.isEmpty ? "same" : found.contains { $0.hasPrefix("~") } ? "changed" : "added or removed",
@@ -64,9 +63,9 @@ struct RawTreeTests {
         let later =
             earlier
             + (1_000..<1_003).map { Entry(name: Array(String(format: "%04d.json", $0).utf8), mode: 0o100644, id: 9) }
-        let changes = RawTree.changes(
-            old: try #require(RawTree(reading: Self.bytes(earlier))),
-            new: try #require(RawTree(reading: Self.bytes(later))))
+        let before = try #require(RawTree(reading: Self.bytes(earlier)))
+        let after = try #require(RawTree(reading: Self.bytes(later)))
+        let changes = RawTree.changes(old: before, new: after)
         #expect(changes.allSatisfy { $0.old == nil })
         #expect(changes.map { $0.new?.name } == ["1000.json", "1001.json", "1002.json"])
         #expect(RawTree.commonPrefix(Self.bytes(earlier), Self.bytes(later)) == Self.bytes(earlier).count)

@@ -139,7 +139,7 @@ public final class LedgerSnapshot {
         -> [UInt8]?
     {
         guard let location = index.location(of: key) else { return nil }
-        if Repository.blobID(of: bytes) == location.blob { return bytes }
+        if try Repository.blobID(of: bytes) == location.blob { return bytes }
         return try file(path(Int64(location.batch)))
     }
 

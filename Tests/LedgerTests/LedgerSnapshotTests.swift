@@ -167,7 +167,7 @@ struct LedgerSnapshotTests {
         // The blob id is the one stock git gives the same bytes.
         let hashed = runProcess("sh", ["-c", "printf '%s' \"$0\" | git hash-object --stdin", "a ledger record"])
         #expect(
-            Repository.blobID(of: Array("a ledger record".utf8)).hex
+            try Repository.blobID(of: Array("a ledger record".utf8)).hex
                 == hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         let firstPath = LedgerLayout.recordPath(
             Mandate.self, first.address, batch: try #require(snapshot.index.batch(of: Mandate.self, first.address)))

@@ -28,7 +28,7 @@ extension Repository {
                 // The one object whose id begins as `id` does: believed only as a blob within the limit whose
                 // bytes hash to `id`; anything else is looked up again by the index's exact ids.
                 if candidate.type == Int(GIT_OBJECT_BLOB.rawValue), let bytes = candidate.bytes,
-                    bytes.count == candidate.size, (try? Self.hash(bytes)) == id
+                    bytes.count == candidate.size, (try? Repository.blobID(of: bytes)) == id
                 {
                     return .bytes(bytes)
                 }
@@ -46,7 +46,7 @@ extension Repository {
                 guard found.type == Int(GIT_OBJECT_BLOB.rawValue), let bytes = found.bytes else {
                     throw GitError.fail("object \(id.short) is not a blob (type \(found.type))")
                 }
-                let hashed = try Self.hash(bytes)
+                let hashed = try Repository.blobID(of: bytes)
                 guard bytes.count == found.size, hashed == id else {
                     throw GitError.fail(
                         "object hash mismatch: \(found.pack) gives blob \(id.short) bytes that hash to \(hashed.short)")
@@ -61,15 +61,6 @@ extension Repository {
 
     /// What the pack reader found for an id (``packed(_:in:within:exact:)``).
     private typealias Found = (pack: String, type: Int, size: Int, bytes: [UInt8]?, confirmed: Bool)
-
-    /// The id git gives a blob of `bytes`, as libgit2's strict verification computes it; an error where
-    /// git's SHA-1 detects a collision attack in the bytes (`git_odb_hash` fails), never a crash.
-    private static func hash(_ bytes: [UInt8]) throws(GitError) -> ObjectID {
-        var oid = git_oid()
-        let status = bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
-        guard status == 0 else { throw GitError.fail("a blob whose SHA-1 git refuses (a collision attack detected)") }
-        return ObjectID(oid)
-    }
 
     /// The object `id` as the pack reader finds it — by the index's exact ids, or (`exact` false) the object
     /// whose id begins alike (``PackReadingBackend/locateCandidate(_:)``) — its type and size from its header,

@@ -73,11 +73,13 @@ public final class Repository {
         return ObjectID(git_object_id(object).pointee)
     }
 
-    /// The id git gives a blob of `bytes` (SHA-1 of `blob <size>\0` and the bytes), nothing read or written.
-    public static func blobID(of bytes: [UInt8]) -> ObjectID {
+    /// The id git gives a blob of `bytes` (SHA-1 of `blob <size>\0` and the bytes), nothing read or written,
+    /// as libgit2's strict verification computes it: an error where git's SHA-1 detects a collision attack in
+    /// the bytes (`git_odb_hash` fails) — bytes from a pack or a backend's batch, never a crash.
+    public static func blobID(of bytes: [UInt8]) throws(GitError) -> ObjectID {
         var oid = git_oid()
         let status = bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }
-        precondition(status == 0, "git_odb_hash failed")
+        guard status == 0 else { throw GitError.fail("a blob whose SHA-1 git refuses (a collision attack detected)") }
         return ObjectID(oid)
     }
 

@@ -19,8 +19,9 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Parses 64 lowercase hex digits; nil for anything else.
     public init?(hex: String) {
-        guard hex.utf8.count == 64, let bytes = Hex.decode(hex) else { return nil }
-        self.init(bytes: bytes)
+        var hex = hex
+        guard let words = hex.withUTF8({ Self.words(hex: $0) }) else { return nil }
+        self.words = words
     }
 
     /// The address whose 32 bytes are these four big-endian words (a fast path for binary files).
@@ -33,25 +34,34 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Parses 64 lowercase hex digits given as UTF-8 bytes; nil for anything else.
     public init?(hexBytes text: some Collection<UInt8>) {
-        guard text.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        var high: UInt8?
-        for character in text {
-            let nibble: UInt8
-            switch character {
-            case 0x30...0x39: nibble = character - 0x30
-            case 0x61...0x66: nibble = character - 0x61 + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
+        let contiguous: (UInt64, UInt64, UInt64, UInt64)?? = text.withContiguousStorageIfAvailable {
+            Self.words(hex: $0)
         }
-        self.init(bytes: bytes)
+        let parsed: (UInt64, UInt64, UInt64, UInt64)?
+        if let contiguous {
+            parsed = contiguous
+        } else {
+            parsed = Array(text).withUnsafeBufferPointer { Self.words(hex: $0) }
+        }
+        guard let words = parsed else { return nil }
+        self.words = words
+    }
+
+    /// The four big-endian words 64 lowercase hex digits spell, nil for anything else.
+    private static func words(hex text: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard text.count == 64 else { return nil }
+        func word(_ start: Int) -> UInt64? {
+            var value: UInt64 = 0
+            for index in start..<start + 16 {
+                guard let nibble = Hex.nibble(text[index], true) else { return nil }
+                value = value << 4 | UInt64(nibble)
+            }
+            return value
+        }
+        guard let first = word(0), let second = word(16), let third = word(32), let fourth = word(48) else {
+            return nil
+        }
+        return (first, second, third, fourth)
     }
 
     /// The SHA-256 of `data`.
@@ -66,7 +76,11 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
         }
     }
 
-    public var hex: String { Hex.encode(bytes) }
+    public var hex: String {
+        withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
+            Hex.encode($0)
+        }
+    }
     public var description: String { hex }
 
     public static func == (lhs: ContentAddress, rhs: ContentAddress) -> Bool {

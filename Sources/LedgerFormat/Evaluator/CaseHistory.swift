@@ -65,7 +65,7 @@ struct CaseHistory {
                 }
             }
             if case .defaulted = phase { continue }  // F7: a late verdict in a defaulted case is not executed
-            steps.append(FoldStep(instant: fact.decidedAt, kind: .decision, order: verdict.order, label: fact.ref.hex))
+            steps.append(FoldStep(instant: fact.decidedAt, kind: .decision, order: verdict.order, verdict: fact.ref))
             switch fact.disposition {
             case .openCase:
                 switch phase {
@@ -139,7 +139,7 @@ struct CaseHistory {
     /// When `ban` takes effect, if it has by T.
     private static func start(of ban: Ordered, at time: Instant) -> FoldStep? {
         guard let startsAt = ban.fact.banStartsAt, startsAt <= time else { return nil }
-        return FoldStep(instant: startsAt, kind: .banStart, order: ban.order, label: ban.fact.ref.hex)
+        return FoldStep(instant: startsAt, kind: .banStart, order: ban.order, verdict: ban.fact.ref)
     }
 
     /// What ends `ban` by T, other than a later ban of its case taking effect (F8, F10, F12).

@@ -41,7 +41,7 @@ public enum DeviceFold {
         // F12: each fact counts where the recoveries redeemed by T put it — the binding it names when none
         // has moved it, even when `facts` holds the verdicts of a binding a later recovery moves in.
         var facts = facts
-        if let binding {
+        if let binding, !redeemed.isEmpty || facts.contains(where: { $0.deviceBinding != binding }) {
             facts = facts.filter { GrantRedemption.binding(of: $0, at: time, redeemed) == binding }
         }
         var revokedAt: [String: Instant] = [:]
@@ -51,11 +51,18 @@ public enum DeviceFold {
         }
         let ordered = knownVerdicts(facts, revokedAt: revokedAt, at: time).sorted(by: Self.precedes)
 
-        var cases: [VerdictFact.CaseKey: [CaseHistory.Ordered]] = [:]
-        var caseOrder: [VerdictFact.CaseKey] = []
+        // Each case's verdicts, the cases in the order their first verdict comes (one hash of a case's key a verdict).
+        var caseAt: [VerdictFact.CaseKey: Int] = [:]
+        var cases: [(key: VerdictFact.CaseKey, verdicts: [CaseHistory.Ordered])] = []
         for (order, fact) in ordered.enumerated() {
-            if cases[fact.caseKey] == nil { caseOrder.append(fact.caseKey) }
-            cases[fact.caseKey, default: []].append(CaseHistory.Ordered(fact: fact, order: order))
+            let verdict = CaseHistory.Ordered(fact: fact, order: order)
+            let key = fact.caseKey
+            if let index = caseAt[key] {
+                cases[index].verdicts.append(verdict)
+            } else {
+                caseAt[key] = cases.count
+                cases.append((key, [verdict]))
+            }
         }
         // F12: unbans in redemption order — `redeemedAt`, then `grantRef` (docs/DECISIONS.md, "Unbans at one
         // instant").
@@ -67,10 +74,10 @@ public enum DeviceFold {
         var inForce: [CaseHistory.Ordered] = []
         var latestStep: FoldStep?
         var applied: [EvaluatorRule] = []
-        for key in caseOrder {
+        for (key, verdicts) in cases {
             let history = CaseHistory(
-                cases[key]!, revokedAt: revokedAt[key.authority],
-                unbans: unbans.filter { $0.effect.caseKey == key }, at: time)
+                verdicts, revokedAt: revokedAt[key.authority],
+                unbans: unbans.isEmpty ? [] : unbans.filter { $0.effect.caseKey == key }, at: time)
             if let opener = history.openedBy { openCases.append(opener) }
             if let ban = history.banInForce { inForce.append(ban) }
             if let last = history.steps.max(), latestStep == nil || latestStep! < last { latestStep = last }

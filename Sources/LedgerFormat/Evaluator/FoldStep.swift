@@ -23,13 +23,34 @@ public struct FoldStep: Comparable, Sendable {
     /// step, the unban's position in redemption order).
     public let order: Int
     /// A verdictRef (hex) or an ``EvaluatorRule`` name.
-    public let label: String
+    public var label: String {
+        switch source {
+        case .verdict(let ref): ref.hex
+        case .rule(let name): name
+        }
+    }
+
+    /// What ``label`` names, kept unrendered: most steps are only compared, and only the one a write is
+    /// authorized by is ever spelt out.
+    private enum Source: Sendable {
+        case verdict(ContentAddress)
+        case rule(String)
+    }
+    private let source: Source
 
     public init(instant: Instant, kind: Kind, order: Int, label: String) {
         self.instant = instant
         self.kind = kind
         self.order = order
-        self.label = label
+        self.source = .rule(label)
+    }
+
+    /// A step a verdict contributed: its label is the verdict's ref.
+    init(instant: Instant, kind: Kind, order: Int, verdict: ContentAddress) {
+        self.instant = instant
+        self.kind = kind
+        self.order = order
+        self.source = .verdict(verdict)
     }
 
     public static func < (lhs: FoldStep, rhs: FoldStep) -> Bool {

@@ -19,6 +19,11 @@ public final class LoadedFile: @unchecked Sendable {
     public let content: Result<FileContent, LedgerFormatError>
     /// The stored record `content` holds, taken out once (the policies ask each file for it many times).
     public let storedRecord: (any StoredRecord)?
+    /// The kinds every commit holds many of, taken out of ``storedRecord`` once: the policies and the
+    /// replay ask each file for them several times, and each cast out of `any StoredRecord` copies the record.
+    public let mandate: Mandate?
+    public let verdict: Verdict?
+    public let receipt: VerdictReceipt?
     /// The write-log entry `content` holds, taken out once.
     public let entry: WriteLogEntry?
     /// The descriptor `content` holds, taken out once (the policies and the replay look for it in every commit).
@@ -68,6 +73,10 @@ public final class LoadedFile: @unchecked Sendable {
             break
         }
         (self.storedRecord, self.entry, self.declaration, self.descriptor) = (record, entry, declaration, descriptor)
+        let code = record.map { type(of: $0).code }
+        mandate = code == Mandate.code ? record as? Mandate : nil
+        verdict = code == Verdict.code ? record as? Verdict : nil
+        receipt = code == VerdictReceipt.code ? record as? VerdictReceipt : nil
     }
 }
 
@@ -79,9 +88,6 @@ extension LoadedFile {
         return storedRecord as? T
     }
 
-    public var mandate: Mandate? { record() }
-    public var verdict: Verdict? { record() }
-    public var receipt: VerdictReceipt? { record() }
     public var manifest: AuthorityManifest? { record() }
     public var statusAttempt: StatusAttempt? { record() }
 }

@@ -1,6 +1,10 @@
 /// One DeviceCheck write attempt in the reference audit shape (reference §3.13–§3.15):
 /// the requested aggregate bits, the outcome, and the tamper-evident chain hashes.
-public struct WriteLogEntry: Sendable, Equatable {
+///
+/// A class of constants, not a struct: every policy that reads the log binds each entry, and a copy of seven
+/// strings was seven retains and releases a binding (docs/DECISIONS.md, "Verdict facts and write-log
+/// entries are classes"). Equal when every field is.
+public final class WriteLogEntry: Sendable, Equatable {
     public static let genesis = "genesis"
     public static let fields: Set<String> = [
         "sequence", "recordedAt", "deviceBinding", "authorizedBy", "caseOpen", "banned", "outcome",
@@ -21,6 +25,16 @@ public struct WriteLogEntry: Sendable, Equatable {
     public let fieldsWritten: String?
     public let previousHash: String
     public let entryHash: String
+
+    public static func == (left: WriteLogEntry, right: WriteLogEntry) -> Bool {
+        left === right
+            || (left.sequence == right.sequence && left.recordedAtText == right.recordedAtText
+                && left.recordedAt == right.recordedAt && left.deviceBinding == right.deviceBinding
+                && left.authorizedBy == right.authorizedBy && left.caseOpen == right.caseOpen
+                && left.banned == right.banned && left.outcome == right.outcome
+                && left.fieldsWritten == right.fieldsWritten && left.previousHash == right.previousHash
+                && left.entryHash == right.entryHash)
+    }
 
     public init(json: JSONObject) throws(LedgerFormatError) {
         let reader = FieldReader(json)

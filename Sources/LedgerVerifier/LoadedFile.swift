@@ -20,7 +20,8 @@ public final class LoadedFile: @unchecked Sendable {
     /// The stored record `content` holds, taken out once (the policies ask each file for it many times).
     public let storedRecord: (any StoredRecord)?
     /// The kinds every commit holds many of, taken out of ``storedRecord`` once: the policies and the
-    /// replay ask each file for them several times, and each cast out of `any StoredRecord` copies the record.
+    /// replay ask each file for them several times, and a cast out of `any StoredRecord` is the runtime's
+    /// dynamic cast each time.
     public let mandate: Mandate?
     public let verdict: Verdict?
     public let receipt: VerdictReceipt?

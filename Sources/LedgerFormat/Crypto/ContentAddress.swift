@@ -34,6 +34,7 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Parses 64 lowercase hex digits given as UTF-8 bytes; nil for anything else.
     public init?(hexBytes text: some Collection<UInt8>) {
+        guard text.count == 64 else { return nil }
         let contiguous: (UInt64, UInt64, UInt64, UInt64)?? = text.withContiguousStorageIfAvailable {
             Self.words(hex: $0)
         }

@@ -51,7 +51,8 @@ public enum DeviceFold {
         }
         let ordered = knownVerdicts(facts, revokedAt: revokedAt, at: time).sorted(by: Self.precedes)
 
-        // Each case's verdicts, the cases in the order their first verdict comes (one hash of a case's key a verdict).
+        // Each case's verdicts, the cases in the order of their first verdicts: a case's key is hashed once
+        // for each of its verdicts (twice for its first), not three times.
         var caseAt: [VerdictFact.CaseKey: Int] = [:]
         var cases: [(key: VerdictFact.CaseKey, verdicts: [CaseHistory.Ordered])] = []
         for (order, fact) in ordered.enumerated() {

@@ -30,10 +30,11 @@ public struct FoldStep: Comparable, Sendable {
         }
     }
 
-    /// What ``label`` names, kept unrendered: most steps are only compared, and only the one a write is
-    /// authorized by is ever spelt out.
+    /// What ``label`` names, a verdict's ref kept unrendered: most steps are only compared, and only the
+    /// one a write is authorized by is ever spelt out.
     private enum Source: Sendable {
         case verdict(ContentAddress)
+        /// Any other label as it is given: a rule's name, an unban's label, or none (`""`).
         case rule(String)
     }
     private let source: Source

@@ -306,11 +306,13 @@ struct CommitLoader {
         } catch {
             return LoadedFile(path: path, meaning: meaning, bytes: bytes, isCanonical: false, content: .failure(error))
         }
-        let canonical = CanonicalJSON.encode(object) == bytes
+        let encoding = CanonicalEncoding(of: object)
+        let canonical = encoding.bytes == bytes
         let content = result { () throws(LedgerFormatError) -> FileContent in
             switch meaning {
             case .descriptor: return .descriptor(try LedgerDescriptor(json: object))
-            case .record(let kind, _): return .record(try kind.init(storedBytes: bytes, json: object))
+            case .record(let kind, _):
+                return .record(try kind.init(storedBytes: bytes, json: object, encoding: encoding))
             case .logEntry: return .entry(try WriteLogEntry(json: object))
             default: preconditionFailure("handled above")
             }

@@ -85,6 +85,49 @@ struct CanonicalJSONTests {
         }
     }
 
+    /// The signing bytes a record cuts from the encoding the loader made (`CanonicalEncoding.omitting`) are
+    /// those of the object with the member removed and encoded again: for every member of random objects —
+    /// first, last, middle, the only one — for absent keys, nested objects of the same key (only the top
+    /// level loses it), keys that differ only in their canonical equivalence, and the reference vectors.
+    @Test func signingBytesCutFromTheEncodingAreTheEncodingWithoutTheMember() throws {
+        let document = Vectors.json("reference/expected.json") as! [String: Any]
+        for entry in document["signingBytes"] as! [[String: String]] {
+            let object = try CanonicalJSON.parse(Array(entry["input"]!.utf8))
+            let cut = CanonicalEncoding(of: object).omitting(entry["omit"]!)
+            #expect(String(decoding: cut, as: UTF8.self) == entry["expected"]!, "\(entry["comment"]!)")
+        }
+        let keys = ["a", "signature", "sig", "signatures", "z", "\u{E9}", "e\u{301}", "q\"uote", "", "\u{1F600}"]
+        var generator = SystemRandomNumberGenerator()
+        func value(depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 1 ? 4 : 6), using: &generator) {
+            case 0: return .integer(Int64.random(in: -1_000...1_000, using: &generator))
+            case 1: return .string(keys.randomElement(using: &generator)! + "\n\u{1}")
+            case 2: return .bool(Bool.random(using: &generator))
+            case 3: return .null
+            case 4: return .object(object(depth: depth + 1))
+            default: return .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in value(depth: depth + 1) })
+            }
+        }
+        func object(depth: Int) -> JSONObject {
+            var object = JSONObject()
+            for key in keys.shuffled(using: &generator).prefix(Int.random(in: 0...keys.count, using: &generator)) {
+                object.set(key, value(depth: depth))
+            }
+            return object
+        }
+        for _ in 0..<400 {
+            let random = object(depth: 0)
+            let encoding = CanonicalEncoding(of: random)
+            #expect(encoding.bytes == CanonicalJSON.encode(random))
+            for key in keys + ["absent", "signaturex"] {
+                let expected = CanonicalJSON.signingBytes(of: random, omitting: key)
+                #expect(
+                    encoding.omitting(key) == expected,
+                    "\(String(decoding: encoding.bytes, as: UTF8.self)) without \(key)")
+            }
+        }
+    }
+
     /// Precomposed and decomposed spellings are equal as Swift Strings but distinct JSON keys.
     @Test func keysCompareByBytesNotCanonicalEquivalence() throws {
         let object = try CanonicalJSON.parse(Array("{\"\u{E9}\":1,\"e\u{301}\":2}".utf8))

@@ -28,12 +28,18 @@ struct CanonicalEncoder {
     }
 
     mutating func write(_ object: JSONObject) {
+        write(object) { _ in }
+    }
+
+    /// Writes `object`, telling `memberEnded` where each of its members ends (one past its value's last byte).
+    mutating func write(_ object: JSONObject, memberEnded: (Int) -> Void) {
         output.append(UInt8(ascii: "{"))
         for (index, member) in object.members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(member.key)
             output.append(UInt8(ascii: ":"))
             write(member.value)
+            memberEnded(output.count)
         }
         output.append(UInt8(ascii: "}"))
     }

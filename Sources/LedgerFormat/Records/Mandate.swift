@@ -19,6 +19,15 @@ public struct Mandate: Sendable {
     public let signatures: [[UInt8]]
 
     public init(json: JSONObject) throws(LedgerFormatError) {
+        try self.init(json: json, encoding: nil)
+    }
+
+    public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {
+        try self.init(json: json, encoding: encoding)
+    }
+
+    /// Decodes `json`; its signing bytes are cut from `encoding` when the caller has it.
+    private init(json: JSONObject, encoding: CanonicalEncoding?) throws(LedgerFormatError) {
         let fields = FieldReader(json)
         try fields.version("mandateVersion")
         userKey = try fields.string("user")
@@ -47,7 +56,8 @@ public struct Mandate: Sendable {
         }
         signatures = decoded
         self.json = json
-        self.signingBytes = CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
+        self.signingBytes =
+            encoding?.omitting(Self.signatureKey) ?? CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
         self.ref = SHA256.hash(signingBytes)
     }
 

@@ -19,6 +19,9 @@ public protocol StoredRecord: RecordDeclaration {
     /// Decodes the stored bytes, already parsed into `json` (a caller that has parsed them — the
     /// loader checking canonical form, the importer recognizing the kind — does not parse them again).
     init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError)
+    /// The same, given the canonical encoding of `json` already made (the loader makes it to check the
+    /// stored bytes): a signed kind cuts its signing bytes from it instead of encoding `json` again.
+    init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError)
     /// The bytes the ledger stores: canonical JSON (a manifest: its exact published bytes).
     var storedBytes: [UInt8] { get }
     /// The content address its file is named by.
@@ -35,6 +38,10 @@ public protocol StoredRecord: RecordDeclaration {
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
     public static var isNamedByItsOwnContent: Bool { true }
+
+    public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {
+        try self.init(storedBytes: storedBytes, json: json)
+    }
 
     /// Decodes the stored bytes: the strict parse and the kind's field rules.
     public init(storedBytes: [UInt8]) throws(LedgerFormatError) {

@@ -52,6 +52,15 @@ public struct Verdict: Sendable {
     public let signature: [UInt8]
 
     public init(json: JSONObject) throws(LedgerFormatError) {
+        try self.init(json: json, encoding: nil)
+    }
+
+    public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {
+        try self.init(json: json, encoding: encoding)
+    }
+
+    /// Decodes `json`; its signing bytes are cut from `encoding` when the caller has it.
+    private init(json: JSONObject, encoding: CanonicalEncoding?) throws(LedgerFormatError) {
         let fields = FieldReader(json)
         try fields.version("verdictVersion")
         caseId = try fields.nonEmptyString("caseId")
@@ -81,7 +90,8 @@ public struct Verdict: Sendable {
         isFinal = try fields.bool("final")
         signature = try SignatureEncoding.decode(try fields.string(Self.signatureKey), field: "$.signature")
         self.json = json
-        self.signingBytes = CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
+        self.signingBytes =
+            encoding?.omitting(Self.signatureKey) ?? CanonicalJSON.signingBytes(of: json, omitting: Self.signatureKey)
         self.ref = SHA256.hash(signingBytes)
     }
 

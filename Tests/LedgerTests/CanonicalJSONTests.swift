@@ -128,6 +128,34 @@ struct CanonicalJSONTests {
         }
     }
 
+    /// A batch's digest writes each request without building its object (`WriteRequest.write(into:)`): the
+    /// digest is SHA-256 over the general encoder's bytes of each request's object, each followed by `\n`,
+    /// for requests with and without `fieldsWritten`, with escapes, control and non-ASCII characters.
+    @Test func aBatchDigestIsOverTheCanonicalFormOfEachRequest() throws {
+        let texts = [
+            "ok", "failed: quota \"exceeded\"", "back\\slash", "tab\tline\n", "\u{01}\u{7F}", "caf\u{E9}\u{1F600}",
+            "\u{2028}",
+        ]
+        func pick() -> String { texts.randomElement()! }
+        for count in [0, 1, 2, 7, 40] {
+            var requests: [WriteRequest] = []
+            for _ in 0..<count {
+                let second = Int.random(in: 0...9)
+                let outcome = Bool.random() ? "ok" : "failed: " + pick()
+                var members: [(String, JSONValue)] = [
+                    ("recordedAt", .string("2026-08-10T01:00:0\(second)Z")), ("deviceBinding", .string(pick() + "-b")),
+                    ("authorizedBy", .string("a-" + pick())), ("caseOpen", .bool(Bool.random())),
+                    ("banned", .bool(Bool.random())), ("outcome", .string(outcome)),
+                ]
+                if Bool.random() { members.append(("fieldsWritten", .string(pick()))) }
+                requests.append(try WriteRequest(json: JSONObject(members)))
+            }
+            var general: [UInt8] = []
+            for request in requests { general += CanonicalJSON.encode(request.json) + [0x0A] }
+            #expect(WriteRequest.digest(requests) == SHA256.hash(general), "\(count) requests")
+        }
+    }
+
     /// Precomposed and decomposed spellings are equal as Swift Strings but distinct JSON keys.
     @Test func keysCompareByBytesNotCanonicalEquivalence() throws {
         let object = try CanonicalJSON.parse(Array("{\"\u{E9}\":1,\"e\u{301}\":2}".utf8))
@@ -137,7 +165,7 @@ struct CanonicalJSONTests {
         #expect(JSONValue.string("\u{E9}") != JSONValue.string("e\u{301}"))
     }
 
-    /// A log entry is written without building its object (`CanonicalEncoder.writeStringMembers`): its bytes
+    /// A log entry is written without building its object (`CanonicalEncoder.writeMembers`): its bytes
     /// are the canonical form of `{"path":…,"sha256":…}` built and encoded the general way, for paths that
     /// need escapes, non-ASCII and control characters as well as a ledger's own.
     @Test func aLogEntryIsTheCanonicalFormOfItsObject() {

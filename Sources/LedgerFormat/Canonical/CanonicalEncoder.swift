@@ -44,18 +44,24 @@ struct CanonicalEncoder {
         output.append(UInt8(ascii: "}"))
     }
 
-    /// An object whose members are all strings, given in their keys' byte order: the bytes ``write(_:)``
-    /// gives the same `JSONObject`, without building it (a commit's log entries are written so, one a file).
-    mutating func writeStringMembers(_ members: KeyValuePairs<String, String>) {
+    /// An object given as its members in their keys' byte order: the bytes ``write(_:)`` gives the same
+    /// `JSONObject`, without building and sorting it (a commit's log entries, one a file, and its write
+    /// requests, one a write, are written so).
+    mutating func writeMembers(_ members: KeyValuePairs<String, JSONValue>) {
         assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
         output.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(member.key)
             output.append(UInt8(ascii: ":"))
-            writeString(member.value)
+            write(member.value)
         }
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// A line break between the objects of newline-delimited JSON.
+    mutating func writeLineBreak() {
+        output.append(0x0A)
     }
 
     /// A JSON string: its UTF-8 as it is, but `"`, `\\` and the control characters escaped (the short

@@ -74,12 +74,29 @@ public struct WriteRequest: Sendable, Equatable {
     /// `Onym-Ledger-Writes`: SHA-256 over the requests' canonical JSON, each followed by `\n`, in order —
     /// for a commit, the requests of every entry it adds, in sequence order (docs/FORMAT.md, "Commits").
     public static func digest(_ requests: [WriteRequest]) -> ContentAddress {
-        var bytes: [UInt8] = []
+        var encoder = CanonicalEncoder(capacity: requests.count * 256)
         for request in requests {
-            bytes += CanonicalJSON.encode(request.json)
-            bytes.append(0x0A)
+            request.write(into: &encoder)
+            encoder.writeLineBreak()
         }
-        return SHA256.hash(bytes)
+        return SHA256.hash(encoder.output)
+    }
+
+    /// Writes the canonical bytes of ``json`` without building the object: its members in their keys' byte
+    /// order (every commit's digest is worked out again by the verifier, one request a write).
+    func write(into encoder: inout CanonicalEncoder) {
+        if let fieldsWritten {
+            encoder.writeMembers([
+                "authorizedBy": .string(authorizedBy), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
+                "deviceBinding": .string(deviceBinding), "fieldsWritten": .string(fieldsWritten),
+                "outcome": .string(outcome), "recordedAt": .string(recordedAt),
+            ])
+        } else {
+            encoder.writeMembers([
+                "authorizedBy": .string(authorizedBy), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
+                "deviceBinding": .string(deviceBinding), "outcome": .string(outcome), "recordedAt": .string(recordedAt),
+            ])
+        }
     }
 
     /// Whether `object` has the write-request shape (and no chain fields).

@@ -7,7 +7,7 @@ public enum LedgerLog {
     /// and the path says which batch published it).
     public static func entry(path: String, sha256: ContentAddress) -> [UInt8] {
         var encoder = CanonicalEncoder(capacity: path.utf8.count + 96)
-        encoder.writeStringMembers(["path": path, "sha256": sha256.hex])
+        encoder.writeMembers(["path": .string(path), "sha256": .string(sha256.hex)])
         return encoder.output
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 @testable import LedgerFormat
@@ -125,6 +126,31 @@ struct CanonicalJSONTests {
                     encoding.omitting(key) == expected,
                     "\(String(decoding: encoding.bytes, as: UTF8.self)) without \(key)")
             }
+        }
+    }
+
+    /// The loader's decode reaches the mandate's and the verdict's own initializers with its encoding (not the
+    /// protocol's default, which would encode again): given the encoding of another object, their signing
+    /// bytes and refs follow it; given their own, they are what `init(json:)` gives.
+    @Test func aSignedRecordTakesItsSigningBytesFromTheEncodingItIsGiven() throws {
+        let mandateJSON = FixtureRecords.mandate(
+            user: EvaluatorTests.user, interface: FixtureInterface(), authority: EvaluatorTests.authority,
+            classes: ["csam"], deviceBinding: "enrollment:device-1", acceptedAt: "2026-08-01T00:00:00Z")
+        let mandate = try Mandate(json: mandateJSON)
+        let verdictJSON = FixtureRecords.verdict(
+            .openCase, caseId: "a", mandate: mandate, authority: EvaluatorTests.authority, classId: "csam",
+            decidedAt: "2026-08-10T00:00:00Z")
+        let kinds: [(any StoredRecord.Type, JSONObject, ContentAddress)] = [
+            (Mandate.self, mandateJSON, mandate.ref), (Verdict.self, verdictJSON, try Verdict(json: verdictJSON).ref),
+        ]
+        for (kind, json, ref) in kinds {
+            let bytes = CanonicalJSON.encode(json)
+            let own = try kind.init(storedBytes: bytes, json: json, encoding: CanonicalEncoding(of: json))
+            #expect(own.address == ref, "\(kind.kindName)")
+            var other = json
+            other.set("zz-not-a-field", .integer(1))
+            let given = try kind.init(storedBytes: bytes, json: json, encoding: CanonicalEncoding(of: other))
+            #expect(given.address != ref, "\(kind.kindName): the encoding given is the one cut")
         }
     }
 

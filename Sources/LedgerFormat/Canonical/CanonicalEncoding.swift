@@ -37,8 +37,11 @@ public struct CanonicalEncoding: Sendable {
         } else {
             removed = start..<end  // the only member: `{}` is left
         }
-        var cut = bytes
-        cut.removeSubrange(removed)
+        // Built at its own size: a copy of `bytes` would keep the encoder's spare capacity with the record.
+        var cut: [UInt8] = []
+        cut.reserveCapacity(bytes.count - removed.count)
+        cut += bytes[..<removed.lowerBound]
+        cut += bytes[removed.upperBound...]
         return cut
     }
 }

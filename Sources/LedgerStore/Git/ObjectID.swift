@@ -1,4 +1,5 @@
 package import CLibgit2
+internal import LedgerFormat
 
 /// A git object id (SHA-1, 20 bytes). Hex only at the edges.
 ///
@@ -49,16 +50,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         return oid
     }
 
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(40)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { Hex.encode(bytes) }
 
     /// The id of the tree with no entries (`git hash-object -t tree /dev/null`): a tree object is empty
     /// exactly when its id is this one, since an object's id is the hash of its bytes.

@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The executables' memory allocator, in place of glibc's (docs/DECISIONS.md, "The executables run on
+        // jemalloc"); the libraries leave the choice to whoever links them.
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         // Reading a ledger: the git repository (libgit2), durable files; no write code.
         .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib"]),
@@ -43,7 +46,7 @@ let package = Package(
             name: "onym-ledger",
             dependencies: [
                 "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
-                "LedgerFollow",
+                "LedgerFollow", "CJemalloc",
             ]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
@@ -51,7 +54,8 @@ let package = Package(
         .executableTarget(name: "ExampleGenerator", dependencies: ["LedgerFormat", "LedgerTestSupport"]),
         // Synthetic ledgers and the measured floor for benchmarks/run (not part of the tests).
         .executableTarget(
-            name: "LedgerBench", dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport"]),
+            name: "LedgerBench",
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport", "CJemalloc"]),
         .testTarget(
             name: "LedgerTests",
             dependencies: [

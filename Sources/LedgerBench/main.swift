@@ -1,3 +1,6 @@
+// Linked to jemalloc as `onym-ledger` is (docs/DECISIONS.md, "The executables run on jemalloc"): the batch
+// append measured here runs on the allocator the verbs run on.
+import CJemalloc
 import Dispatch
 import Foundation
 import LedgerFormat

@@ -29,6 +29,7 @@ enum OnymLedger {
     static let version = "onym-ledger 0.3.0 (ledger format 2)"
 
     static func main() -> Int32 {
+        Allocator.trace()
         var raw = Array(CommandLine.arguments.dropFirst())
         guard let verbName = raw.first else {
             Output.err(usage)

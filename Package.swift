@@ -20,8 +20,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // The executables' memory allocator, in place of glibc's (docs/DECISIONS.md, "The executables run on
-        // jemalloc"); the libraries leave the choice to whoever links them.
+        // The executables' memory allocator, in place of glibc's, linked through LedgerAllocator; the libraries
+        // leave the choice to whoever links them.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         // Reading a ledger: the git repository (libgit2), durable files; no write code.
@@ -42,11 +42,13 @@ let package = Package(
         .target(
             name: "LedgerFollow",
             dependencies: ["LedgerFormat", "LedgerStore", "LedgerVerifier", "LedgerWriter", "CSQLite"]),
+        // jemalloc for the executables that link this (docs/DECISIONS.md, "The executables run on jemalloc").
+        .target(name: "LedgerAllocator", dependencies: ["LedgerStore", "CJemalloc"]),
         .executableTarget(
             name: "onym-ledger",
             dependencies: [
                 "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
-                "LedgerFollow", "CJemalloc",
+                "LedgerFollow", "LedgerAllocator",
             ]),
         // Deterministic parties and record builders shared by tests and fixture generators.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerFormat"]),
@@ -55,7 +57,7 @@ let package = Package(
         // Synthetic ledgers and the measured floor for benchmarks/run (not part of the tests).
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport", "CJemalloc"]),
+            dependencies: ["LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerTestSupport", "LedgerAllocator"]),
         .testTarget(
             name: "LedgerTests",
             dependencies: [

@@ -1,8 +1,6 @@
-// Linked to jemalloc as `onym-ledger` is (docs/DECISIONS.md, "The executables run on jemalloc"): the batch
-// append measured here runs on the allocator the verbs run on.
-import CJemalloc
 import Dispatch
 import Foundation
+import LedgerAllocator
 import LedgerFormat
 import LedgerStore
 import LedgerTestSupport
@@ -12,6 +10,9 @@ import LedgerWriter
 ///
 ///   ledger-bench generate --entries N --out DIR [--batch 500]   build a synthetic ledger; prints records/s
 ///   ledger-bench floor --signatures N --bytes B                  raw Ed25519 verifies on both cores + SHA-256
+///   ledger-bench allocator                                       the allocator it runs on, as `onym-ledger`:
+///                                                                jemalloc (docs/DECISIONS.md, "The executables
+///                                                                run on jemalloc"); benchmarks/run checks it
 ///
 /// Exit codes: 0 done, 1 the generation failed (the message names why, e.g. a ledger already at `--out`),
 /// 64 a usage error.
@@ -70,8 +71,10 @@ func main() throws -> Int32 {
         print(
             "floor signatures=\(signatures) verify_seconds=\(String(format: "%.3f", verifySeconds)) bytes=\(bytes) sha256_seconds=\(String(format: "%.3f", hashSeconds)) total_seconds=\(String(format: "%.3f", verifySeconds + hashSeconds))"
         )
+    case "allocator":
+        print("allocator \(Allocator.description)")
     default:
-        FileHandle.standardError.write(Data("usage: ledger-bench generate|floor …\n".utf8))
+        FileHandle.standardError.write(Data("usage: ledger-bench generate|floor|allocator …\n".utf8))
         return 64
     }
     return 0

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerAllocator
 import LedgerFormat
 import LedgerVerifier
 

@@ -5,9 +5,9 @@ import LedgerStore
 /// libjemalloc into the executable, and its `malloc` — found before glibc's — serves the process's
 /// allocations: the Swift runtime's, libgit2's and OpenSSL's alike (docs/DECISIONS.md, "The executables run
 /// on jemalloc").
-public enum Allocator {
+package enum Allocator {
     /// jemalloc's version, as `mallctl("version")` gives it; nil when it does not answer.
-    public static var jemallocVersion: String? {
+    package static var jemallocVersion: String? {
         var version: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return nil }
@@ -17,7 +17,7 @@ public enum Allocator {
     /// How many bytes jemalloc counts for one 4 KiB allocation of the Swift runtime on this thread
     /// (`mallctl("thread.allocated")` before and after): 4 096 or more when the runtime's `malloc` is
     /// jemalloc's, 0 when it is glibc's; nil when jemalloc does not answer.
-    public static func bytesCountedForOneAllocation() -> UInt64? {
+    package static func bytesCountedForOneAllocation() -> UInt64? {
         guard let before = allocatedOnThisThread() else { return nil }
         let block = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
         block.storeBytes(of: 1, as: UInt8.self)
@@ -27,13 +27,13 @@ public enum Allocator {
     }
 
     /// One line naming the allocator and what it counted for a 4 KiB allocation.
-    public static var description: String {
+    package static var description: String {
         let counted = bytesCountedForOneAllocation().map { "\($0) bytes" } ?? "(no answer)"
         return "jemalloc \(jemallocVersion ?? "(no answer)"), counted for a 4 KiB allocation: \(counted)"
     }
 
     /// With `ONYM_LEDGER_TRACE` set, ``description`` as a trace line.
-    public static func trace() {
+    package static func trace() {
         guard PhaseClock.enabled else { return }
         PhaseClock.note("allocator: \(description)")
     }

@@ -8,14 +8,16 @@ struct AllocatorCLITests {
     /// is 4 096 or more only if the process's `malloc` is jemalloc's (docs/DECISIONS.md, "The executables run
     /// on jemalloc"); the same binary with glibc's `malloc` put first (`LD_PRELOAD=libc.so.6`) counts zero.
     @Test func theExecutablesMallocIsJemallocs() throws {
-        let linked = try bytesCounted(CLI.run(["--version"], environment: ["ONYM_LEDGER_TRACE": "1"]))
+        let linked = try bytesCounted(
+            CLI.run(["--version"], environment: ["ONYM_LEDGER_TRACE": "1", "LD_PRELOAD": ""]))
         #expect(linked >= 4096)
         let glibcFirst = try bytesCounted(
             CLI.run(["--version"], environment: ["ONYM_LEDGER_TRACE": "1", "LD_PRELOAD": "libc.so.6"]))
         #expect(glibcFirst == 0)
     }
 
-    /// Without the trace switch, `--version` prints the version and nothing else.
+    /// Without the trace switch, `--version` prints the version and nothing else (the child inherits the
+    /// test run's environment: this assumes `ONYM_LEDGER_TRACE` is not set there).
     @Test func theAllocatorLineIsATraceLine() {
         let run = CLI.run(["--version"])
         #expect(run.status == 0)

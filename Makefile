@@ -7,7 +7,7 @@
 # cryptography via pip when the python3 on PATH lacks them), and only what is missing.
 
 SHELL := /bin/bash
-APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev libsqlite3-dev libjemalloc-dev sqlite3 pkg-config git \
+APT_PACKAGES := libgit2-dev libssl-dev libsodium-dev zlib1g-dev libsqlite3-dev libjemalloc-dev libdeflate-dev sqlite3 pkg-config git \
   openssh-client python3 python3-pip golang-go golang-golang-x-mod-dev python3-cryptography chromium chromium-driver
 SWIFT ?= swift
 BIN := .build/release/onym-ledger

@@ -2,7 +2,6 @@ internal import CLibgit2
 import LedgerFormat
 import LedgerStore
 internal import COpenSSL
-internal import CZlib
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +12,7 @@ internal import CZlib
 ///
 /// libgit2's pack builder spent ~9.6 s of an 11 s, 100 000-record append searching for deltas and
 /// re-hashing: a ledger batch is thousands of small, distinct JSON files, and deltas buy little.
-/// This writer deflates each object once (zlib level 1) — or copies an entry another pack already holds,
+/// This writer deflates each object once (level 1, ``ZlibDeflater``) — or copies an entry another pack already holds,
 /// as git's repack reuses objects — streams the pack to a temporary file while hashing it, computes the
 /// index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`, each written to
 /// a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is). See
@@ -89,7 +88,7 @@ final class PackWriter {
         }
     }
 
-    /// `object` as a pack entry: its type-and-size header, then its bytes deflated (zlib level 1).
+    /// `object` as a pack entry: its type-and-size header, then its bytes deflated (``ZlibDeflater``).
     static func entry(_ object: Object) throws(PackError) -> [UInt8] {
         var entry: [UInt8] = []
         var size = object.data.count
@@ -101,16 +100,7 @@ final class PackWriter {
             size >>= 7
         }
         entry.append(byte)
-        let header = entry.count
-        var bound = compressBound(uLong(object.data.count))
-        entry += repeatElement(0, count: Int(bound))
-        let status = object.data.withUnsafeBufferPointer { source in
-            entry.withUnsafeMutableBufferPointer { target in
-                compress2(target.baseAddress! + header, &bound, source.baseAddress, uLong(source.count), Z_BEST_SPEED)
-            }
-        }
-        guard status == Z_OK else { throw PackError(description: "zlib compress2 failed (\(status))") }
-        entry.removeLast(entry.count - header - Int(bound))
+        try ZlibDeflater.append(object.data, to: &entry)
         return entry
     }
 
@@ -124,7 +114,7 @@ final class PackWriter {
 
     /// The CRC-32 of an entry's bytes, as a pack index records it.
     static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
+        ZlibDeflater.crc32(bytes)
     }
 
     /// Ends the pack, writes its index and makes both visible; returns the pack's name.

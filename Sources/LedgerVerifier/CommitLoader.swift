@@ -307,7 +307,7 @@ struct CommitLoader {
             return LoadedFile(path: path, meaning: meaning, bytes: bytes, isCanonical: false, content: .failure(error))
         }
         let encoding = CanonicalEncoding(of: object)
-        let canonical = encoding.bytes == bytes
+        let canonical = encoding.isIdentical(to: bytes)
         let content = result { () throws(LedgerFormatError) -> FileContent in
             switch meaning {
             case .descriptor: return .descriptor(try LedgerDescriptor(json: object))

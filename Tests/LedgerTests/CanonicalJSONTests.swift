@@ -206,4 +206,31 @@ struct CanonicalJSONTests {
             #expect(LedgerLog.entry(path: path, sha256: hash) == general, "\(path)")
         }
     }
+
+    /// Key order is UTF-8 byte order (reference §1.1), compared on the keys' bytes: small strings (at most 15
+    /// bytes, kept inline), long ones, non-ASCII, and prefixes of one another, against the bytes' own order.
+    @Test func keysAreOrderedByTheirUTF8Bytes() {
+        let keys = [
+            "", "a", "b", "ab", "abc", "z", "mandateVersion", "manifestHash", "a-key-longer-than-fifteen-bytes",
+            "a-key-longer-than-fifteen-bytez", "\u{E9}", "e\u{301}", "\u{FF61}", "\u{10000}", "\u{1F600}", "Z", "~",
+        ]
+        for a in keys {
+            for b in keys {
+                let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+                #expect(JSONObject.utf8Less(a, b) == expected, "\(a.debugDescription) < \(b.debugDescription)")
+            }
+        }
+    }
+
+    /// Whether a file is canonical is one comparison of its bytes with the encoding: equal bytes only.
+    @Test func aFileIsCanonicalOnlyWhenItsBytesAreTheEncodings() throws {
+        let object = try CanonicalJSON.parse(Array(#"{"a":1,"b":"two"}"#.utf8))
+        let encoding = CanonicalEncoding(of: object)
+        #expect(encoding.isIdentical(to: Array(#"{"a":1,"b":"two"}"#.utf8)))
+        #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"twp"}"#.utf8)))
+        #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"two"} "#.utf8)))
+        #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"tw"}"#.utf8)))
+        #expect(!encoding.isIdentical(to: []))
+        #expect(CanonicalEncoding(of: JSONObject()).isIdentical(to: Array("{}".utf8)))
+    }
 }

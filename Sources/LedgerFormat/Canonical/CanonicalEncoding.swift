@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An object's canonical bytes with where each of its members ends: the bytes of the object without one of
 /// its top-level members — a record's signing bytes — are then cut from them, not encoded a second time.
 ///
@@ -20,6 +24,17 @@ public struct CanonicalEncoding: Sendable {
         bytes = encoder.output
         members = object.members
         memberEnds = ends
+    }
+
+    /// Whether `stored` are exactly these bytes: whether a file is the canonical form of what it parses to.
+    /// One `memcmp`; `Array`'s `==` compared byte by byte, ~6 instructions a byte of every record read.
+    public func isIdentical(to stored: [UInt8]) -> Bool {
+        guard stored.count == bytes.count else { return false }
+        return bytes.withUnsafeBytes { own in
+            stored.withUnsafeBytes { other in
+                own.count == 0 || memcmp(own.baseAddress!, other.baseAddress!, own.count) == 0
+            }
+        }
     }
 
     /// The canonical bytes of the object without its top-level member `key` (all of them when it has none):

@@ -144,18 +144,5 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// UTF-8 byte order: the order of Rust's `str` and of serde_json's map keys.
-    static func utf8Less(_ a: String, _ b: String) -> Bool {
-        // Native strings keep contiguous UTF-8: compare the bytes directly (the generic view comparison is
-        // the parser's and the encoder's hot path).
-        if let result = a.utf8.withContiguousStorageIfAvailable({ left in
-            b.utf8.withContiguousStorageIfAvailable { right -> Bool in
-                let common = min(left.count, right.count)
-                for index in 0..<common where left[index] != right[index] { return left[index] < right[index] }
-                return left.count < right.count
-            }
-        }), let result {
-            return result
-        }
-        return a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
+    static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8Precedes(b) }
 }

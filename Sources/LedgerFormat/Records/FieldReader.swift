@@ -134,9 +134,22 @@ public struct FieldReader: Sendable {
 extension String {
     /// The string without leading and trailing Unicode whitespace (Rust's `str::trim`).
     public var trimmingWhitespace: Substring {
+        // The usual value begins and ends with an ASCII character that is not whitespace: nothing to trim,
+        // and no scalar's properties looked up.
+        if let first = utf8.first, let last = utf8.last, Self.isASCIIOtherThanWhitespace(first),
+            Self.isASCIIOtherThanWhitespace(last)
+        {
+            return self[...]
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return Substring(scalars[first...last])
+    }
+
+    /// Whether `byte` is an ASCII character without Unicode's White_Space property: all but tab, line feed,
+    /// vertical tab, form feed, carriage return (U+0009–U+000D) and space.
+    static func isASCIIOtherThanWhitespace(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte)
     }
 }

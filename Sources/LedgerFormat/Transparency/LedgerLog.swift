@@ -39,7 +39,7 @@ public enum LedgerLog {
         of files: [(path: String, sha256: ContentAddress)], replaced: Set<String> = []
     ) -> [[UInt8]] {
         files.filter { isLeaf($0.path, replacing: replaced.contains($0.path)) }
-            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            .sorted { $0.path.utf8Precedes($1.path) }
             .map { entry(path: $0.path, sha256: $0.sha256) }
     }
 

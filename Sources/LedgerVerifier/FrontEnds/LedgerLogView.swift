@@ -81,7 +81,7 @@ extension VerifiedHistory {
         for id in try repository.history(from: tip) {
             let tree = try repository.commit(id).tree
             let files = try repository.loggedFiles(from: parentTree, to: tree)
-            let sorted = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            let sorted = files.sorted { $0.path.utf8Precedes($1.path) }
             paths += sorted.map(\.path)
             entries += LedgerLog.entries(of: sorted)
             if let bytes = try repository.blob(

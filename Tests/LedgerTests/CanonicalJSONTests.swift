@@ -217,7 +217,7 @@ struct CanonicalJSONTests {
         for a in keys {
             for b in keys {
                 let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
-                #expect(JSONObject.utf8Less(a, b) == expected, "\(a.debugDescription) < \(b.debugDescription)")
+                #expect(a.utf8Precedes(b) == expected, "\(a.debugDescription) < \(b.debugDescription)")
             }
         }
     }
@@ -227,7 +227,12 @@ struct CanonicalJSONTests {
         let object = try CanonicalJSON.parse(Array(#"{"a":1,"b":"two"}"#.utf8))
         let encoding = CanonicalEncoding(of: object)
         #expect(encoding.isIdentical(to: Array(#"{"a":1,"b":"two"}"#.utf8)))
-        #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"twp"}"#.utf8)))
+        // Any one byte changed, the first and the last among them.
+        for index in encoding.bytes.indices {
+            var changed = encoding.bytes
+            changed[index] ^= 0x01
+            #expect(!encoding.isIdentical(to: changed), "byte \(index) changed")
+        }
         #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"two"} "#.utf8)))
         #expect(!encoding.isIdentical(to: Array(#"{"a":1,"b":"tw"}"#.utf8)))
         #expect(!encoding.isIdentical(to: []))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import LedgerWriter
 
-/// The writer's pack entries are deflated by libdeflate (``ZlibDeflater``) and their CRC-32s computed by it:
+/// The writer's pack entries are deflated by libdeflate (``PackEntryDeflater``) and their CRC-32s computed by it:
 /// stock git must read every object back byte for byte and rebuild the same index from the pack.
 @Suite("Pack entries deflated by libdeflate, read by stock git")
 struct PackDeflateTests {
@@ -15,20 +15,26 @@ struct PackDeflateTests {
         try #require(runProcess("git", ["init", "--quiet", "--bare", repository]).status == 0)
         var random = SeededGenerator(state: 7)
         let record = Array(#"{"kind":"verdict","reasoning":"a record's usual size and shape"}"#.utf8)
-        let contents: [[UInt8]] = [
-            [],
-            [0x0A],
-            record,
-            // Incompressible: the stream is longer than its input, within the bound.
-            (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) },
-            [UInt8](repeating: 0, count: 2 << 20),
-            Array(repeatElement(record, count: 5_000).joined()),
-        ]
+        // Many small records of differing bytes, as a batch holds, and the edge cases.
+        let records: [[UInt8]] = (0..<300).map { number in
+            Array(#"{"kind":"mandate","number":\#(number),"noise":"\#(random.next())"}"#.utf8)
+        }
+        let contents: [[UInt8]] =
+            records + [
+                [],
+                [0x0A],
+                record,
+                // Incompressible: the stream is longer than its input, within the bound.
+                (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) },
+                [UInt8](repeating: 0, count: 2 << 20),
+                Array(repeatElement(record, count: 5_000).joined()),
+            ]
         let objects = try contents.map {
             PackWriter.Object(id: try Repository.blobID(of: $0), type: GIT_OBJECT_BLOB, data: $0)
         }
-        // A slice smaller than the objects, so several deflate on both cores at once.
-        let name = try PackWriter.write(objects, into: repository + "/objects/pack/", slice: 2)
+        // Slices of 128 objects: each is mapped over in chunks of 32 (`parallelMap`), so up to four run at once
+        // on as many threads as the machine has, each with a compressor of the pool.
+        let name = try PackWriter.write(objects, into: repository + "/objects/pack/", slice: 128)
 
         for (object, bytes) in zip(objects, contents) {
             let copy = scratch.path(object.id.hex)

@@ -24,12 +24,18 @@ struct PackPrefixSearchTests {
             // Every value present, one either side of each, and both extremes; within sub-ranges too.
             var probes: [UInt32] = [0, 1, UInt32.max - 1, .max]
             for value in table { probes += [value, value &- 1, value &+ 1] }
-            table.withUnsafeBufferPointer { buffer in
-                for (low, high) in [(0, size), (0, size / 2), (size / 3, size), (size / 2, size / 2)] {
+            for (low, high) in [(0, size), (0, size / 2), (size / 3, size), (size / 2, size / 2)] {
+                // The range inside poison that breaks the order — the largest value before it, the smallest
+                // after — so that a read outside `low..<high` changes the answer rather than passing unseen.
+                let poisoned =
+                    [UInt32](repeating: .max, count: low + 8) + table[low..<high]
+                    + [UInt32](repeating: 0, count: size - high + 8)
+                let start = 8
+                poisoned.withUnsafeBufferPointer { buffer in
                     for prefix in probes {
                         let scanned = (low..<high).first { table[$0] >= prefix } ?? high
                         let searched = PackFile.firstPosition(
-                            notBelow: prefix, in: buffer.baseAddress!, low: low, high: high)
+                            notBelow: prefix, in: buffer.baseAddress! + start, low: low, high: high)
                         #expect(searched == scanned, "\(shape), size \(size), \(low)..<\(high), prefix \(prefix)")
                     }
                 }

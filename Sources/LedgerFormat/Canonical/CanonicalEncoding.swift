@@ -26,8 +26,8 @@ public struct CanonicalEncoding: Sendable {
         memberEnds = ends
     }
 
-    /// Whether `stored` are exactly these bytes: whether a file is the canonical form of what it parses to.
-    /// One `memcmp`; `Array`'s `==` compared byte by byte, ~6 instructions a byte of every record read.
+    /// Whether `stored` are exactly these bytes — whether a file is the canonical form of what it parses
+    /// to — compared with one `memcmp`.
     public func isIdentical(to stored: [UInt8]) -> Bool {
         guard stored.count == bytes.count else { return false }
         return bytes.withUnsafeBytes { own in

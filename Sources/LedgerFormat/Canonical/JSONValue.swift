@@ -73,10 +73,10 @@ public struct JSONObject: Sendable, Equatable {
     public init(_ pairs: [(String, JSONValue)]) {
         // One sort, not one insertion per pair: objects built from dictionaries hold 10^5 keys (a replay
         // snapshot's bindings), where sorted insertion would move the array each time.
-        let sorted = pairs.sorted { Self.utf8Less($0.0, $1.0) }
+        let sorted = pairs.sorted { $0.0.utf8Precedes($1.0) }
         for index in sorted.indices.dropFirst() {
             precondition(
-                Self.utf8Less(sorted[index - 1].0, sorted[index].0),
+                sorted[index - 1].0.utf8Precedes(sorted[index].0),
                 "duplicate key \(sorted[index].0) in JSONObject literal")
         }
         members = sorted.map { Member(key: $0.0, value: $0.1) }
@@ -119,7 +119,7 @@ public struct JSONObject: Sendable, Equatable {
     /// Appends a member known to sort after every existing key; used by the parser's fast path.
     /// Returns false when that is not the case, so the caller falls back to ``insert(_:_:)``.
     mutating func appendIfGreatest(_ key: String, _ value: JSONValue) -> Bool {
-        if let last = members.last, !Self.utf8Less(last.key, key) { return false }
+        if let last = members.last, !last.key.utf8Precedes(key) { return false }
         members.append(Member(key: key, value: value))
         return true
     }
@@ -132,9 +132,9 @@ public struct JSONObject: Sendable, Equatable {
         while low < high {
             let mid = (low + high) / 2
             let probe = members[mid].key
-            if Self.utf8Less(probe, key) {
+            if probe.utf8Precedes(key) {
                 low = mid + 1
-            } else if Self.utf8Less(key, probe) {
+            } else if key.utf8Precedes(probe) {
                 high = mid
             } else {
                 return .found(mid)
@@ -142,7 +142,4 @@ public struct JSONObject: Sendable, Equatable {
         }
         return .insertAt(low)
     }
-
-    /// UTF-8 byte order: the order of Rust's `str` and of serde_json's map keys.
-    static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8Precedes(b) }
 }

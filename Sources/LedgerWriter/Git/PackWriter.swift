@@ -12,9 +12,9 @@ internal import COpenSSL
 ///
 /// libgit2's pack builder spent ~9.6 s of an 11 s, 100 000-record append searching for deltas and
 /// re-hashing: a ledger batch is thousands of small, distinct JSON files, and deltas buy little.
-/// This writer deflates each object once (level 1, ``ZlibDeflater``) — or copies an entry another pack already holds,
-/// as git's repack reuses objects — streams the pack to a temporary file while hashing it, computes the
-/// index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`, each written to
+/// This writer deflates each object once (level 1, ``PackEntryDeflater``) — or copies an entry another
+/// pack already holds, as git's repack reuses objects — streams the pack to a temporary file while hashing
+/// it, computes the index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`, each written to
 /// a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is). See
 /// BENCHMARKS.md.
 final class PackWriter {
@@ -88,7 +88,7 @@ final class PackWriter {
         }
     }
 
-    /// `object` as a pack entry: its type-and-size header, then its bytes deflated (``ZlibDeflater``).
+    /// `object` as a pack entry: its type-and-size header, then its bytes deflated (``PackEntryDeflater``).
     static func entry(_ object: Object) throws(PackError) -> [UInt8] {
         var entry: [UInt8] = []
         var size = object.data.count
@@ -100,7 +100,7 @@ final class PackWriter {
             size >>= 7
         }
         entry.append(byte)
-        try ZlibDeflater.append(object.data, to: &entry)
+        try PackEntryDeflater.append(object.data, to: &entry)
         return entry
     }
 
@@ -114,7 +114,7 @@ final class PackWriter {
 
     /// The CRC-32 of an entry's bytes, as a pack index records it.
     static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        ZlibDeflater.crc32(bytes)
+        PackEntryDeflater.crc32(bytes)
     }
 
     /// Ends the pack, writes its index and makes both visible; returns the pack's name.

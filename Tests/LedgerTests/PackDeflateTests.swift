@@ -5,8 +5,10 @@ import Testing
 
 @testable import LedgerWriter
 
-/// The writer's pack entries are deflated by libdeflate (``PackEntryDeflater``) and their CRC-32s computed by it:
-/// stock git must read every object back byte for byte and rebuild the same index from the pack.
+/// The writer's pack entries are deflated by libdeflate (``PackEntryDeflater``) and their CRC-32s
+/// computed by it: stock git must read every object back byte for byte and rebuild the same index from
+/// the pack. Several threads deflate at once; a race in the compressors' pool would show here only as a
+/// damaged stream, by chance (the thread sanitizer, `swift test --sanitize=thread`, is the surer check).
 @Suite("Pack entries deflated by libdeflate, read by stock git")
 struct PackDeflateTests {
     @Test func stockGitReadsEveryObjectBackAndRebuildsTheSameIndex() throws {

@@ -4,7 +4,8 @@ import Testing
 
 /// The prefix table's search (``PackFile/firstPosition(notBelow:in:low:high:)``) starts where a prefix
 /// would sit among evenly spread hashes and gallops from there. Checked against a plain scan on tables as
-/// a hash spreads them, and on ones it would not: runs of a few values, everything at one end, one value throughout.
+/// a hash spreads them, and on ones it would not: runs of a few values, everything at one end, one value
+/// throughout.
 @Suite("Pack prefix table: the search")
 struct PackPrefixSearchTests {
     @Test(arguments: ["even", "repeats", "low end", "high end", "two clusters", "one value"])

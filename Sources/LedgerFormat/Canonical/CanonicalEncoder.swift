@@ -48,7 +48,7 @@ struct CanonicalEncoder {
     /// `JSONObject`, without building and sorting it (a commit's log entries, one a file, and its write
     /// requests, one a write, are written so).
     mutating func writeMembers(_ members: KeyValuePairs<String, JSONValue>) {
-        assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        assert(zip(members, members.dropFirst()).allSatisfy { $0.key.utf8Precedes($1.key) })
         output.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }

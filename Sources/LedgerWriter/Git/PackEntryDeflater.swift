@@ -15,7 +15,7 @@ enum PackEntryDeflater {
     /// libdeflate's fastest level, as the pack has always used zlib's (`Z_BEST_SPEED`).
     static let level: Int32 = 1
 
-    /// Appends `data`, deflated as one zlib stream, to `output`.
+    /// Appends `data`, deflated as one zlib stream, to `output`; on an error `output` is as it was.
     static func append(_ data: [UInt8], to output: inout [UInt8]) throws(PackWriter.PackError) {
         guard let compressor = pool.take() else {
             throw PackWriter.PackError(description: "libdeflate could not allocate a compressor (out of memory)")
@@ -32,6 +32,7 @@ enum PackEntryDeflater {
         }
         // 0 is libdeflate's "did not fit", which its own bound rules out; a zlib stream is never empty.
         guard written > 0 else {
+            output.removeLast(bound)
             throw PackWriter.PackError(description: "libdeflate: the stream did not fit its bound")
         }
         output.removeLast(bound - written)

@@ -14,9 +14,9 @@ internal import COpenSSL
 /// re-hashing: a ledger batch is thousands of small, distinct JSON files, and deltas buy little.
 /// This writer deflates each object once (level 1, ``PackEntryDeflater``) — or copies an entry another
 /// pack already holds, as git's repack reuses objects — streams the pack to a temporary file while hashing
-/// it, computes the index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`, each written to
-/// a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is). See
-/// BENCHMARKS.md.
+/// it, computes the index from what it wrote, and makes the pack visible atomically: `.pack` then `.idx`,
+/// each written to a temporary name, fsynced and renamed (git treats a pack as present once its `.idx` is).
+/// See BENCHMARKS.md.
 final class PackWriter {
     struct Object: Sendable {
         let id: ObjectID

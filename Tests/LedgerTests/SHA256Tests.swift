@@ -1,4 +1,3 @@
-import Dispatch
 import LedgerFormat
 import Testing
 

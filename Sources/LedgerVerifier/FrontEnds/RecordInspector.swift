@@ -60,7 +60,8 @@ public enum RecordInspector {
     {
         let (kind, parsed) = try InputKind.recognize(bytes, as: options.kind)
         var inspection = Inspection(kind: kind, options: options)
-        inspection.isCanonical = parsed.map { CanonicalJSON.encode($0) == bytes } ?? true
+        // The loader's own test (`CommitLoader.decode`), so that `inspect` and `verify` call the same files canonical.
+        inspection.isCanonical = parsed.map { CanonicalEncoding(of: $0).isIdentical(to: bytes) } ?? true
         do {
             try inspection.check(bytes, object: parsed)
         } catch {

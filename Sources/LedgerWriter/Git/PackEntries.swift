@@ -4,35 +4,42 @@ import LedgerStore
     import Glibc
 #endif
 
-/// One pack's entries in the order they lie in the pack, read from its version-2 index and then, in that
-/// order, from the pack itself — so merging packs can copy each entry as it is (``PackWriter/addEntry(_:_:crc:)``)
-/// instead of inflating and deflating it again.
+/// One pack's entries as its version-2 index lists them (in id order), and the order they lie in the pack —
+/// so merging packs can read each pack front to back and copy each entry as it is
+/// (``PackWriter/addEntry(_:_:crc:)``) instead of inflating and deflating it again.
 struct PackEntries {
-    struct Entry {
-        let id: PackedObjectID
-        let offset: Int
-        let crc: UInt32
-    }
-
-    /// The entries, by offset.
-    let entries: [Entry]
+    /// The entries' ids, in the index's order (ascending, in a well-formed index).
+    let ids: [PackedObjectID]
+    /// Each entry's offset in the pack, by position in ``ids``.
+    let offsets: [Int]
+    /// Each entry's CRC-32 as the index records it, by position in ``ids``.
+    let crcs: [UInt32]
+    /// The positions in ``ids`` in the order their entries lie in the pack.
+    let packOrder: [UInt32]
     /// Where the last entry ends: the pack's size less its 20-byte checksum.
     let end: Int
 
     /// Lists the pack `name` in `directory` (``PackIndex``); nil when its index is not version 2 or does
-    /// not fit the pack.
+    /// not fit the pack (an offset outside it, two entries at one offset).
     init?(_ name: String, in directory: String) {
-        guard let index = Self.contents(of: directory + name + ".idx"),
-            let listed = try? index.withUnsafeBytes(PackIndex.entries)
-        else { return nil }
+        guard let index = Self.contents(of: directory + name + ".idx") else { return nil }
         var info = stat()
         guard stat(directory + name + ".pack", &info) == 0 else { return nil }
         let end = Int(info.st_size) - 20
-        let entries = listed.map { Entry(id: $0.id, offset: $0.offset, crc: $0.crc) }
-            .sorted { $0.offset < $1.offset }
-        guard entries.allSatisfy({ $0.offset >= 12 && $0.offset < end }) else { return nil }
-        for (earlier, later) in zip(entries, entries.dropFirst()) where earlier.offset == later.offset { return nil }
-        self.entries = entries
+        guard
+            let listed = index.withUnsafeBytes({ bytes -> (ids: [PackedObjectID], offsets: [Int], crcs: [UInt32])? in
+                guard let table = try? PackIndex.Table(bytes) else { return nil }
+                return (table.map(\.id), table.indices.map(table.offset(at:)), table.map(\.crc))
+            })
+        else { return nil }
+        guard listed.offsets.allSatisfy({ $0 >= 12 && $0 < end }) else { return nil }
+        let packOrder = RadixOrder.positions(ascendingBy: listed.offsets)
+        for (earlier, later) in zip(packOrder, packOrder.dropFirst())
+        where listed.offsets[Int(earlier)] == listed.offsets[Int(later)] {
+            return nil
+        }
+        (ids, offsets, crcs) = listed
+        self.packOrder = packOrder
         self.end = end
     }
 
@@ -55,34 +62,39 @@ struct PackEntries {
         return bytes
     }
 
-    /// Calls `body` with each entry's position and the entry, and its bytes (object header and deflated
-    /// data, valid during the call), in pack order, reading the pack front to back a few MiB at a time.
+    /// Calls `body` with each entry's position in ``ids`` and its bytes (object header and deflated data,
+    /// valid during the call), in pack order, reading the pack front to back a few MiB at a time.
     /// Throws when the pack cannot be read.
     func forEachEntry(
-        in path: String, _ body: (Int, Entry, UnsafeRawBufferPointer) throws(PackWriter.PackError) -> Void
+        in path: String, _ body: (Int, UnsafeRawBufferPointer) throws(PackWriter.PackError) -> Void
     ) throws(PackWriter.PackError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PackWriter.PackError(description: "\(path): open failed (errno \(errno))") }
         defer { close(descriptor) }
-        var buffer: [UInt8] = []
+        // One buffer, grown when an entry needs more and refilled in place: never zeroed, pread fills it.
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         var bufferStart = 0
-        for (position, entry) in entries.enumerated() {
-            let stop = position + 1 < entries.count ? entries[position + 1].offset : end
-            if stop > bufferStart + buffer.count || entry.offset < bufferStart {
-                let length = max(stop - entry.offset, 4 << 20)
-                buffer = [UInt8](repeating: 0, count: min(length, end - entry.offset))
-                let read = buffer.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress, $0.count, off_t(entry.offset))
+        var bufferCount = 0
+        for (rank, position) in packOrder.enumerated() {
+            let offset = offsets[Int(position)]
+            let stop = rank + 1 < packOrder.count ? offsets[Int(packOrder[rank + 1])] : end
+            if stop > bufferStart + bufferCount || offset < bufferStart {
+                let length = min(max(stop - offset, 4 << 20), end - offset)
+                if length > buffer.count {
+                    buffer.deallocate()
+                    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
                 }
-                guard read == buffer.count else {
-                    throw PackWriter.PackError(description: "\(path): short read at \(entry.offset)")
+                let read = pread(descriptor, buffer.baseAddress, length, off_t(offset))
+                guard read == length else {
+                    throw PackWriter.PackError(description: "\(path): short read at \(offset)")
                 }
-                bufferStart = entry.offset
+                bufferStart = offset
+                bufferCount = length
             }
-            try buffer.withUnsafeBufferPointer { (all) throws(PackWriter.PackError) in
-                let bytes = UnsafeBufferPointer(rebasing: all[(entry.offset - bufferStart)..<(stop - bufferStart)])
-                try body(position, entry, UnsafeRawBufferPointer(bytes))
-            }
+            try body(
+                Int(position),
+                UnsafeRawBufferPointer(rebasing: buffer[(offset - bufferStart)..<(stop - bufferStart)]))
         }
     }
 }

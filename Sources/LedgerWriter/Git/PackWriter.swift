@@ -118,8 +118,25 @@ final class PackWriter {
     }
 
     /// Ends the pack, writes its index and makes both visible; returns the pack's name.
-    func finish() throws(PackError) -> String {
+    ///
+    /// The index lists the entries by id: sorted here, unless the caller knows the order — a merge of
+    /// packs (``PackMergeOrder``) gives `indexOrder`, the entries' numbers in the order they were added
+    /// (from 0), listed by ascending id. It is checked before anything is made visible: every number once,
+    /// the ids strictly ascending.
+    func finish(indexOrder: [UInt32]? = nil) throws(PackError) -> String {
         guard entries.count == expected else { throw PackError(description: "fewer objects than the pack header says") }
+        let listed: [(id: PackedObjectID, offset: Int, crc: UInt32)]
+        if let indexOrder {
+            guard indexOrder.count == entries.count, indexOrder.allSatisfy({ Int($0) < entries.count }) else {
+                throw PackError(description: "the index order does not number the pack's entries")
+            }
+            listed = indexOrder.map { entries[Int($0)] }
+            for (earlier, later) in zip(listed, listed.dropFirst()) where !(earlier.id < later.id) {
+                throw PackError(description: "the index order does not list the ids ascending, each once")
+            }
+        } else {
+            listed = entries.sorted { $0.id < $1.id }
+        }
         var digest = [UInt8](repeating: 0, count: 20)
         try flush()
         guard EVP_DigestFinal_ex(context, &digest, nil) == 1 else { throw PackError(description: "SHA-1 failed") }
@@ -132,15 +149,17 @@ final class PackWriter {
         guard rename(temporaryPack, directory + name + ".pack") == 0 else {
             throw PackError(description: "\(directory + name).pack: rename failed (errno \(errno))")
         }
-        try Self.writeDurably(index(packChecksum: digest), to: directory + name + ".idx")
+        try Self.writeDurably(Self.index(of: listed, packChecksum: digest), to: directory + name + ".idx")
         return name
     }
 
     /// The version-2 index: fan-out, sorted ids, CRCs, 4-byte offsets (the top bit set: the position of an
     /// 8-byte offset in the table after them, for offsets of 2 GiB and more), the pack's checksum, its own.
-    private func index(packChecksum: [UInt8]) -> [UInt8] {
-        entries.sort { $0.id < $1.id }
+    private static func index(
+        of entries: [(id: PackedObjectID, offset: Int, crc: UInt32)], packChecksum: [UInt8]
+    ) -> [UInt8] {
         var index: [UInt8] = [0xFF, 0x74, 0x4F, 0x63]
+        index.reserveCapacity(8 + 256 * 4 + entries.count * 28 + 40)
         Self.appendUInt32(&index, 2)
         var fanout = [UInt32](repeating: 0, count: 256)
         for entry in entries { fanout[Int(entry.id.firstByte)] += 1 }
@@ -217,8 +236,9 @@ final class PackWriter {
         }
     }
 
+    /// Appends `value` big-endian (without building an array of its bytes).
     private static func appendUInt32(_ bytes: inout [UInt8], _ value: UInt32) {
-        bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// temp → write → fsync → rename (read-only, as git makes pack files).

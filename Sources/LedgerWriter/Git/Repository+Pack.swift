@@ -150,39 +150,47 @@ extension Repository {
             return (pack.name, at)
         }.sorted { $0.at < $1.at }
         guard merged.count == merge else { return 0 }
-        // An object several packs hold is written once, from the oldest (`kept`: by entry, in pack order).
-        var listings: [(name: String, entries: PackEntries, kept: [Bool])] = []
-        var seen: Set<PackedObjectID> = []
+        // An object several packs hold is written once, from the oldest; the merged index's order comes from
+        // the packs' indexes, already in id order.
+        var listings: [(name: String, entries: PackEntries)] = []
         for pack in merged {
             guard let entries = PackEntries(pack.name, in: directory) else { return 0 }
-            listings.append((pack.name, entries, entries.entries.map { seen.insert($0.id).inserted }))
+            listings.append((pack.name, entries))
         }
+        guard let order = PackMergeOrder(listings.map(\.entries.ids)) else { return 0 }
         // Each entry copied as its pack stores it once its CRC matches the index's; an entry stored as a
         // delta (from `repack`) is read whole and deflated again, since its base may not sit where it did.
         let written: String
         do throws(PackWriter.PackError) {
-            let writer = try PackWriter(directory: directory, count: seen.count)
-            seen = []
-            for listing in listings {
-                try listing.entries.forEachEntry(in: directory + listing.name + ".pack") {
-                    (position, entry, bytes) throws(PackWriter.PackError) in
-                    guard listing.kept[position] else { return }
-                    guard PackWriter.crc(bytes) == entry.crc else {
+            let writer = try PackWriter(directory: directory, count: order.count)
+            var indexOrder = [UInt32](repeating: 0, count: order.count)
+            var added: UInt32 = 0
+            for (number, listing) in listings.enumerated() {
+                let ranks = order.ranks[number]
+                let entries = listing.entries
+                try entries.forEachEntry(in: directory + listing.name + ".pack") {
+                    (position, bytes) throws(PackWriter.PackError) in
+                    let rank = ranks[position]
+                    guard rank != PackMergeOrder.dropped else { return }
+                    let id = entries.ids[position]
+                    guard PackWriter.crc(bytes) == entries.crcs[position] else {
                         throw PackWriter.PackError(
-                            description: "\(listing.name).pack: object \(entry.id) does not match its index's CRC")
+                            description: "\(listing.name).pack: object \(id) does not match its index's CRC")
                     }
                     let type = (bytes[0] >> 4) & 0x07
                     if (1...4).contains(type) {
-                        try writer.addEntry(entry.id, bytes, crc: entry.crc)
+                        try writer.addEntry(id, bytes, crc: entries.crcs[position])
                     } else {
-                        guard let object = try? Self.object(entry.id.objectID, in: odb) else {
-                            throw PackWriter.PackError(description: "object \(entry.id) could not be read")
+                        guard let object = try? Self.object(id.objectID, in: odb) else {
+                            throw PackWriter.PackError(description: "object \(id) could not be read")
                         }
                         try writer.add(object)
                     }
+                    indexOrder[Int(rank)] = added
+                    added += 1
                 }
             }
-            written = try writer.finish()
+            written = try writer.finish(indexOrder: indexOrder)
         } catch {
             throw GitError.fail(error.description)
         }

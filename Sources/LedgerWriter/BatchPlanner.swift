@@ -43,13 +43,19 @@ struct BatchPlanner {
                 }
             }
         }
+        // The submissions to one authority carry the same consented manifest: decoded once a batch (decoding
+        // is a function of the bytes alone).
+        var consented: [[UInt8]: AuthorityManifest] = [:]
         for item in items {
             switch item.content {
             case .manifest(let manifest, let signature):
                 try planner.addManifest(manifest, signature: signature, source: item.source)
             case .submission(let submission):
                 do {
-                    try planner.addManifest(try submission.manifest(), signature: nil, source: item.source)
+                    let bytes = submission.consentedManifestBytes
+                    let manifest = try consented[bytes] ?? submission.manifest()
+                    consented[bytes] = manifest
+                    try planner.addManifest(manifest, signature: nil, source: item.source)
                 } catch let error as AppendError {
                     throw error
                 } catch let error as LedgerFormatError {

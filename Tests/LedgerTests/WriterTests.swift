@@ -64,6 +64,47 @@ struct WriterTests {
         #expect(scenario.tip == before)
     }
 
+    /// The planner decodes a consented manifest once per batch for all the submissions that carry the same
+    /// bytes: submissions pinned to two manifests of one authority, interleaved in one batch, store both
+    /// manifests and receive every verdict.
+    @Test func submissionsCarryingTwoManifestsInOneBatchStoreBoth() throws {
+        let scenario = LedgerScenario()
+        let renewed = FixtureAuthority(validUntil: "2027-06-30T23:59:59Z")
+        try #require(renewed.manifestHash != scenario.authority.manifestHash)
+        let first = try Mandate(json: scenario.mandate(binding: "enrollment:device-1"))
+        let second = try Mandate(
+            json: FixtureRecords.mandate(
+                user: scenario.user, interface: scenario.interface, authority: renewed,
+                classes: ["csam", "unsolicited-pornography"], deviceBinding: "enrollment:device-2",
+                acceptedAt: "2026-08-08T00:00:00Z"))
+        scenario.append([scenario.file(first.json), scenario.file(second.json)], at: "2026-08-10T00:00:00Z")
+        let verdicts = [
+            (first, scenario.authority, "case-1"), (second, renewed, "case-2"), (first, scenario.authority, "case-3"),
+        ]
+        .map { mandate, authority, caseId in
+            (
+                FixtureRecords.verdict(
+                    .openCase, caseId: caseId, mandate: mandate, authority: authority, classId: "csam",
+                    decidedAt: "2026-08-18T00:00:00Z"),
+                authority
+            )
+        }
+        scenario.append(
+            verdicts.map { scenario.file(FixtureRecords.submission($0.0, authority: $0.1)) }, at: "2026-08-18T00:05:00Z"
+        )
+        for authority in [scenario.authority, renewed] {
+            #expect(
+                scenario.show(scenario.recordPath(AuthorityManifest.self, authority.manifestHash))
+                    == String(decoding: authority.manifestBytes, as: UTF8.self))
+        }
+        for (json, _) in verdicts {
+            let verdict = try Verdict(json: json)
+            #expect(scenario.show(scenario.recordPath(VerdictReceipt.self, verdict.ref)) != nil, "\(verdict.caseId)")
+        }
+        let verified = CLI.run(["verify", scenario.ledger, "--trust", scenario.signer + ".pub", "--json"])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+    }
+
     @Test func writeRequestsAreChainedAndAuditExportsImportWithTheirHashes() throws {
         let scenario = LedgerScenario()
         scenario.append([scenario.file(scenario.mandate())], at: "2026-08-09T00:00:00Z")

@@ -218,6 +218,8 @@ struct CanonicalJSONTests {
             for b in keys {
                 let expected = Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
                 #expect(a.utf8Precedes(b) == expected, "\(a.debugDescription) < \(b.debugDescription)")
+                let sign = a.utf8.elementsEqual(b.utf8) ? 0 : (expected ? -1 : 1)
+                #expect(a.utf8Compare(b).signum() == sign, "\(a.debugDescription) <=> \(b.debugDescription)")
             }
         }
     }

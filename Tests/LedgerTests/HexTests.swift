@@ -74,4 +74,18 @@ struct HexTests {
             #expect(ContentAddress(hexBytes: Array(text.utf8)) == nil)
         }
     }
+
+    /// Every byte value at the first and last digit of each of the address's four words: read as the oracle
+    /// reads the digits (a value for 0-9 and a-f, a refusal for anything else, uppercase included).
+    @Test func everyByteAtEachWordsEdgesIsReadAsTheOracleReadsIt() {
+        let good = Array(String(repeating: "0123456789abcdef", count: 4).utf8)
+        for position in [0, 15, 16, 31, 32, 47, 48, 63] {
+            for byte in UInt8.min...UInt8.max {
+                var digits = good
+                digits[position] = byte
+                let expected = byte < 0x80 ? Self.parsed(String(decoding: digits, as: UTF8.self)) : nil
+                #expect(ContentAddress(hexBytes: digits)?.bytes == expected, "byte \(byte) at \(position)")
+            }
+        }
+    }
 }

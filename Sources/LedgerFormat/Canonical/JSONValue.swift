@@ -131,10 +131,10 @@ public struct JSONObject: Sendable, Equatable {
         var high = members.count
         while low < high {
             let mid = (low + high) / 2
-            let probe = members[mid].key
-            if probe.utf8Precedes(key) {
+            let order = members[mid].key.utf8Compare(key)
+            if order < 0 {
                 low = mid + 1
-            } else if key.utf8Precedes(probe) {
+            } else if order > 0 {
                 high = mid
             } else {
                 return .found(mid)

@@ -2,19 +2,31 @@ extension String {
     /// Whether the string comes before `other` in UTF-8 byte order: the order of Rust's `str`, of serde_json's
     /// map keys (reference §1.1) and of the log's paths (docs/FORMAT.md).
     ///
+    /// Compared by ``utf8Compare(_:)``.
+    public func utf8Precedes(_ other: String) -> Bool {
+        utf8Compare(other) < 0
+    }
+
+    /// The same order in one pass, three ways: negative when this string's UTF-8 bytes come first, zero when
+    /// they are the same bytes, positive when `other`'s come first (a sorted object's key search tells
+    /// "found" from "after" without comparing twice).
+    ///
     /// The bytes are compared in place — a small string's (at most 15 bytes, kept inline) from a copy on the
     /// stack — rather than through the generic comparison of the UTF-8 views, ~30 instructions a byte; only
     /// a string that keeps no UTF-8 of its own (one bridged from another representation) takes that.
-    public func utf8Precedes(_ other: String) -> Bool {
+    public func utf8Compare(_ other: String) -> Int {
         if let result = utf8.withContiguousStorageIfAvailable({ left in
-            other.utf8.withContiguousStorageIfAvailable { right -> Bool in
+            other.utf8.withContiguousStorageIfAvailable { right -> Int in
                 let common = min(left.count, right.count)
-                for index in 0..<common where left[index] != right[index] { return left[index] < right[index] }
-                return left.count < right.count
+                for index in 0..<common where left[index] != right[index] {
+                    return left[index] < right[index] ? -1 : 1
+                }
+                return left.count < right.count ? -1 : (left.count == right.count ? 0 : 1)
             }
         }), let result {
             return result
         }
-        return utf8.lexicographicallyPrecedes(other.utf8)
+        if utf8.elementsEqual(other.utf8) { return 0 }
+        return utf8.lexicographicallyPrecedes(other.utf8) ? -1 : 1
     }
 }

@@ -44,11 +44,20 @@ package final class PhaseClock {
 
     package func report(prefix: String = "") {
         for total in totals {
-            Self.note("\(prefix)\(total.phase) \(Int(total.wall * 1000)) ms (thread CPU \(Int(total.cpu * 1000)) ms)")
+            Self.note(
+                "\(prefix)\(total.phase) \(Self.milliseconds(total.wall)) ms (thread CPU \(Self.milliseconds(total.cpu)) ms)"
+            )
         }
         let wall = totals.reduce(0) { $0 + $1.wall }
         let cpu = totals.reduce(0) { $0 + $1.cpu }
-        Self.note("\(prefix)all phases \(Int(wall * 1000)) ms (thread CPU \(Int(cpu * 1000)) ms)")
+        Self.note("\(prefix)all phases \(Self.milliseconds(wall)) ms (thread CPU \(Self.milliseconds(cpu)) ms)")
+    }
+
+    /// `seconds` in milliseconds to the microsecond ("12.345"): a phase of a small batch takes less than one.
+    static func milliseconds(_ seconds: Double) -> String {
+        let micros = Int((max(0, seconds) * 1_000_000).rounded())
+        let fraction = String(micros % 1000)
+        return "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
     /// One `trace:` line on stderr, when tracing is on.

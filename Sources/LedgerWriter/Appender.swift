@@ -86,8 +86,9 @@ public final class Appender {
             // Planned in a scope of its own: the tip's view (which shares the record index with the replay
             // state) is gone before the state is advanced in place.
             let (repository, tip, plan) = try { () throws in
-                let (repository, tip, view) = try openTip(signingKey: signingKey, at: at)
                 let timer = PhaseClock()
+                let (repository, tip, view) = try openTip(signingKey: signingKey, at: at)
+                timer.lap("open")
                 let plan = try BatchPlanner.plan(items, state: view, at: at, idempotencyKey: idempotencyKey)
                 timer.lap("plan")
                 timer.report()
@@ -103,7 +104,10 @@ public final class Appender {
                 otherwise: "batch", state: &state, records: records)
             unsaved = true
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
+            let housekeeping = PhaseClock()
             _ = try? repository.consolidatePacks()
+            housekeeping.lap("merge packs")
+            housekeeping.report()
             var result = Ledger.AppendResult(
                 commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             result.conductFindings = conduct

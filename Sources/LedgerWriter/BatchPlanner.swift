@@ -53,8 +53,13 @@ struct BatchPlanner {
             case .submission(let submission):
                 do {
                     let bytes = submission.consentedManifestBytes
-                    let manifest = try consented[bytes] ?? submission.manifest()
-                    consented[bytes] = manifest
+                    let manifest: AuthorityManifest
+                    if let decoded = consented[bytes] {
+                        manifest = decoded
+                    } else {
+                        manifest = try submission.manifest()
+                        consented[bytes] = manifest
+                    }
                     try planner.addManifest(manifest, signature: nil, source: item.source)
                 } catch let error as AppendError {
                     throw error

@@ -140,6 +140,7 @@ public enum Ledger {
     ) throws -> (commit: ObjectID, conduct: [PolicyFailure]) {
         if parent == nil { state = ReplayState(trustRoot: TrustRoot(keys: [signer.publicKey]), now: time) }
         if state?.previous != parent { state = nil }
+        let checkpointClock = PhaseClock()
         let descriptor = try descriptor(of: files) ?? state?.descriptor
         // Files the parent already holds are replaced (a rotated signers file, a handed-over descriptor).
         let replaced: Set<String> =
@@ -150,6 +151,8 @@ public enum Ledger {
                 try checkpointFile(
                     for: files, replacing: replaced, after: state?.log, descriptor: descriptor, logKey: logKey)
             ]
+        checkpointClock.lap("checkpoint")
+        checkpointClock.report()
         let writer = SignedCommitWriter(repository: repository, key: signer)
         let prepared = try writer.prepare(files: files, parent: parent, message: message, time: time)
         let clock = PhaseClock()
@@ -165,7 +168,9 @@ public enum Ledger {
         try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
         // The caller saves the state (``Appender/close()``).
+        clock.lap("publish (pack and reference)")
         if state != nil { records.keep(state!.apply(judgement.step)) }
+        clock.lap("apply")
         clock.report()
         return (prepared.id, judgement.acceptedConduct)
     }

@@ -43,7 +43,7 @@ struct PackIndexTableTests {
         }
         #expect(read.map(\.0) == listed.map(\.0).sorted())
         #expect(Dictionary(uniqueKeysWithValues: read) == Dictionary(uniqueKeysWithValues: listed))
-        #expect(try bytes.withUnsafeBytes { try PackIndex.entries($0).count } == 40)
+        #expect(try bytes.withUnsafeBytes { try PackIndex.Table($0).count } == 40)
     }
 
     /// A version-2 index of one object whose offset word is `word`, followed by the 8-byte offsets `large`.

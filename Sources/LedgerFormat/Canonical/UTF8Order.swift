@@ -7,13 +7,14 @@ extension String {
         utf8Compare(other) < 0
     }
 
-    /// The same order in one pass, three ways: negative when this string's UTF-8 bytes come first, zero when
-    /// they are the same bytes, positive when `other`'s come first (a sorted object's key search tells
-    /// "found" from "after" without comparing twice).
+    /// The same order, three ways: negative when this string's UTF-8 bytes come first, zero when they are
+    /// the same bytes, positive when `other`'s come first (a sorted object's key search tells "found" from
+    /// "after" with one comparison).
     ///
     /// The bytes are compared in place — a small string's (at most 15 bytes, kept inline) from a copy on the
-    /// stack — rather than through the generic comparison of the UTF-8 views, ~30 instructions a byte; only
-    /// a string that keeps no UTF-8 of its own (one bridged from another representation) takes that.
+    /// stack — in one pass, rather than through the generic comparison of the UTF-8 views, ~30 instructions a
+    /// byte. Only a string that keeps no UTF-8 of its own (one bridged from another representation, which
+    /// Linux does not make) takes the generic path, in two passes.
     public func utf8Compare(_ other: String) -> Int {
         if let result = utf8.withContiguousStorageIfAvailable({ left in
             other.utf8.withContiguousStorageIfAvailable { right -> Int in

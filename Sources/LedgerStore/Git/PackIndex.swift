@@ -68,11 +68,6 @@ public enum PackIndex {
         return Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 8 + 255 * 4, as: UInt32.self)))
     }
 
-    /// Every object the index lists, in id order; throws when it is not a version-2 index or is cut short.
-    public static func entries(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [Entry] {
-        Array(try Table(bytes))
-    }
-
     /// A version-2 index read in place: each entry is read from the bytes when it is asked for, in id order,
     /// so a pack of 14 million objects costs no array of them (40 bytes an entry: a 10^7-entry ledger's pack
     /// scan held 1 GB). Checked whole when made — the size, every offset and every large offset's slot — so

@@ -29,7 +29,16 @@ struct PackEntries {
         guard
             let listed = index.withUnsafeBytes({ bytes -> (ids: [PackedObjectID], offsets: [Int], crcs: [UInt32])? in
                 guard let table = try? PackIndex.Table(bytes) else { return nil }
-                return (table.map(\.id), table.indices.map(table.offset(at:)), table.map(\.crc))
+                var listed: (ids: [PackedObjectID], offsets: [Int], crcs: [UInt32]) = ([], [], [])
+                listed.ids.reserveCapacity(table.count)
+                listed.offsets.reserveCapacity(table.count)
+                listed.crcs.reserveCapacity(table.count)
+                for entry in table {
+                    listed.ids.append(entry.id)
+                    listed.offsets.append(entry.offset)
+                    listed.crcs.append(entry.crc)
+                }
+                return listed
             })
         else { return nil }
         guard listed.offsets.allSatisfy({ $0 >= 12 && $0 < end }) else { return nil }
@@ -71,16 +80,18 @@ struct PackEntries {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PackWriter.PackError(description: "\(path): open failed (errno \(errno))") }
         defer { close(descriptor) }
-        // One buffer, grown when an entry needs more and refilled in place: never zeroed, pread fills it.
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 << 20, alignment: 16)
+        // One buffer (4 MiB, or the whole pack when smaller), grown when an entry needs more and refilled in
+        // place: never zeroed, pread fills it.
+        let window = 4 << 20
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(window, end)), alignment: 16)
         defer { buffer.deallocate() }
         var bufferStart = 0
         var bufferCount = 0
-        for (rank, position) in packOrder.enumerated() {
+        for (step, position) in packOrder.enumerated() {
             let offset = offsets[Int(position)]
-            let stop = rank + 1 < packOrder.count ? offsets[Int(packOrder[rank + 1])] : end
+            let stop = step + 1 < packOrder.count ? offsets[Int(packOrder[step + 1])] : end
             if stop > bufferStart + bufferCount || offset < bufferStart {
-                let length = min(max(stop - offset, 4 << 20), end - offset)
+                let length = min(max(stop - offset, window), end - offset)
                 if length > buffer.count {
                     buffer.deallocate()
                     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)

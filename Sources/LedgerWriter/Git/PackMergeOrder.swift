@@ -1,11 +1,14 @@
 import LedgerStore
 
 /// Where each entry of packs being merged goes in the merged pack's index: a k-way merge of the packs' ids
-/// (each index lists its ids ascending), which also finds an id more than one pack holds — kept once, from
-/// the first pack given (the oldest). One pass over ids already in order, instead of a hash set of every id
-/// and a sort of the merged entries (BENCHMARKS.md, "a pack merge without a hash set or a comparison sort").
+/// (each index lists its ids in order), which also finds an id held more than once — by more than one pack,
+/// or twice by one (`git index-pack` accepts a pack with a repeated object) — and keeps it once, from the
+/// first pack given (the oldest) and its first copy there.
+///
+/// Each merged entry looks at every pack's next id: O(entries × packs), with the packs a merge takes (the
+/// smallest of at most ``Repository/packLimit`` + 1, as ``Repository/consolidatePacks()`` chooses them).
 struct PackMergeOrder {
-    /// A rank of an entry the merged pack leaves out: an earlier pack holds its id.
+    /// The rank of an entry the merged pack leaves out: its id is kept from an earlier pack or copy.
     static let dropped = UInt32.max
 
     /// For each pack, by position in its ids: the entry's position in the merged index, or ``dropped``.
@@ -13,11 +16,11 @@ struct PackMergeOrder {
     /// How many entries the merged pack holds.
     let count: Int
 
-    /// Nil when a pack's ids are not strictly ascending (an index git would not have written), or when
-    /// the merged pack would hold 2^32 entries or more (more than a pack's header can count).
+    /// Nil when a pack's ids are out of order (an index git would not have written), or when the merged
+    /// pack would hold 2^32 entries or more (more than a pack's header can count).
     init?(_ packs: [[PackedObjectID]]) {
         for ids in packs {
-            for (earlier, later) in zip(ids, ids.dropFirst()) where !(earlier < later) { return nil }
+            for (earlier, later) in zip(ids, ids.dropFirst()) where later < earlier { return nil }
         }
         var ranks = packs.map { [UInt32](repeating: Self.dropped, count: $0.count) }
         var heads = [Int](repeating: 0, count: packs.count)
@@ -34,9 +37,9 @@ struct PackMergeOrder {
             let id = packs[taken][heads[taken]]
             ranks[taken][heads[taken]] = UInt32(next)
             next += 1
-            // Every pack's head holding the same id moves past it, left out.
-            for pack in packs.indices where heads[pack] < packs[pack].count && packs[pack][heads[pack]] == id {
-                heads[pack] += 1
+            // Every copy of the id, in every pack, is passed and left out.
+            for pack in packs.indices {
+                while heads[pack] < packs[pack].count && packs[pack][heads[pack]] == id { heads[pack] += 1 }
             }
         }
         self.ranks = ranks

@@ -57,7 +57,7 @@ final class PackWriter {
     private let expected: Int
     private var entries: [(id: PackedObjectID, offset: Int, crc: UInt32)] = []
 
-    /// Starts a pack of `count` objects in `directory`, written to a temporary file until ``finish()``.
+    /// Starts a pack of `count` objects in `directory`, written to a temporary file until ``finish(indexOrder:)``.
     init(directory: String, count: Int) throws(PackError) {
         self.directory = directory
         expected = count
@@ -236,7 +236,7 @@ final class PackWriter {
         }
     }
 
-    /// Appends `value` big-endian (without building an array of its bytes).
+    /// Appends `value`'s four bytes, big-endian.
     private static func appendUInt32(_ bytes: inout [UInt8], _ value: UInt32) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }

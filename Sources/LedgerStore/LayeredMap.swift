@@ -164,7 +164,8 @@ public struct LayeredMap<Codec: TableCodec>: Sendable {
         if PhaseClock.enabled {
             let (wall, cpu) = (PhaseClock.now() - started.0, PhaseClock.threadCPU() - started.1)
             PhaseClock.note(
-                "spill \(Codec.kind): \(count) entries, \(Int(wall * 1000)) ms (thread CPU \(Int(cpu * 1000)) ms)")
+                "spill \(Codec.kind): \(count) entries, \(PhaseClock.milliseconds(wall)) ms (thread CPU \(PhaseClock.milliseconds(cpu)) ms)"
+            )
         }
     }
 

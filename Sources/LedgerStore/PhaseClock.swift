@@ -2,8 +2,9 @@
     import Glibc
 #endif
 
-/// Accumulated time per verification phase, printed on stderr at the end when `ONYM_LEDGER_TRACE`
-/// is set (how BENCHMARKS.md's profile was taken). Silent and nearly free otherwise.
+/// Accumulated time per phase of a verification or an append, printed on stderr when `ONYM_LEDGER_TRACE` is
+/// set (how BENCHMARKS.md's profiles were taken). Silent and nearly free otherwise. The phases a trace prints
+/// do not overlap: each is timed by one clock.
 ///
 /// Each phase reports its wall time and the CPU time of the thread that timed it: on a shared machine the
 /// wall time of a phase includes the time its thread waited for a core, its CPU time does not.

@@ -160,6 +160,7 @@ public enum Ledger {
             prepared.id, parent: parent, in: repository, signer: signer.publicKey, now: now, known: state,
             records: records)
         clock.lap("judge")
+        clock.report()
         let refusals = judgement.refusals
         guard refusals.isEmpty else {
             throw AppendError(refusing: refusals, sources: sources, otherwise: fallback)
@@ -168,10 +169,10 @@ public enum Ledger {
         try CrashPoint.fault(.afterValidation)
         try writer.publish(prepared)
         // The caller saves the state (``Appender/close()``).
-        clock.lap("publish (pack and reference)")
+        let applying = PhaseClock()
         if state != nil { records.keep(state!.apply(judgement.step)) }
-        clock.lap("apply")
-        clock.report()
+        applying.lap("apply")
+        applying.report()
         return (prepared.id, judgement.acceptedConduct)
     }
 

@@ -26,8 +26,8 @@ struct PhaseTraceTests {
             ], environment: ["ONYM_LEDGER_TRACE": "1"])
         #expect(result.status == 0, "\(result.stderr)")
         let phases = [
-            "open", "plan", "checkpoint", "blobs", "tree", "commit", "judge", "pack", "reference",
-            "publish (pack and reference)", "apply", "merge packs",
+            "open", "plan", "checkpoint", "blobs", "tree", "commit", "judge", "pack", "reference", "apply",
+            "merge packs",
         ]
         let lines = result.stderr.split(separator: "\n").map(String.init)
         for phase in phases {

@@ -8,7 +8,8 @@ import LedgerStore
 /// so merging packs can read each pack front to back and copy each entry as it is
 /// (``PackWriter/addEntry(_:_:crc:)``) instead of inflating and deflating it again.
 struct PackEntries {
-    /// The entries' ids, in the index's order (ascending, in a well-formed index).
+    /// The entries' ids, in the index's order (ascending in a well-formed index; an id may repeat when the
+    /// pack holds an object twice).
     let ids: [PackedObjectID]
     /// Each entry's offset in the pack, by position in ``ids``.
     let offsets: [Int]

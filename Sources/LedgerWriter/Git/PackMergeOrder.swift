@@ -2,11 +2,11 @@ import LedgerStore
 
 /// Where each entry of packs being merged goes in the merged pack's index: a k-way merge of the packs' ids
 /// (each index lists its ids in order), which also finds an id held more than once — by more than one pack,
-/// or twice by one (`git index-pack` accepts a pack with a repeated object) — and keeps it once, from the
-/// first pack given (the oldest) and its first copy there.
+/// or twice by one (`git index-pack` without `--strict` accepts a pack with a repeated object) — and keeps it
+/// once, from the first pack given (the oldest) and the first copy its index lists.
 ///
-/// Each merged entry looks at every pack's next id: O(entries × packs), with the packs a merge takes (the
-/// smallest of at most ``Repository/packLimit`` + 1, as ``Repository/consolidatePacks()`` chooses them).
+/// Each merged entry looks at every pack's next id: O(entries × packs), with the packs a merge takes (usually
+/// the smallest of ``Repository/packLimit`` + 1, as ``Repository/consolidatePacks()`` chooses them).
 struct PackMergeOrder {
     /// The rank of an entry the merged pack leaves out: its id is kept from an earlier pack or copy.
     static let dropped = UInt32.max

@@ -7,9 +7,8 @@
 enum RadixOrder {
     static let digitBits = 11
 
-    /// The positions `0..<keys.count`, ordered by `keys[position]` ascending. Every key must be ≥ 0 and
-    /// there must be fewer than 2^32 of them (a pack's header counts its objects in 32 bits).
-    /// - Precondition: `keys.count < 2^32`, every key ≥ 0.
+    /// The positions `0..<keys.count`, ordered by `keys[position]` ascending.
+    /// - Precondition: every key ≥ 0, and fewer than 2^32 keys (a pack's header counts its objects in 32 bits).
     static func positions(ascendingBy keys: [Int]) -> [UInt32] {
         precondition(keys.count <= Int(UInt32.max), "2^32 keys or more")
         var order = (0..<keys.count).map { UInt32($0) }

@@ -311,13 +311,4 @@ public final class SortedTable: @unchecked Sendable {
     static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
         left.withUnsafeBytes { a in right.withUnsafeBytes { b in compare(a, b) } }
     }
-
-    /// Whether `left`'s UTF-8 comes before `right`'s in a table: the order of keys that are strings.
-    public static func utf8Precedes(_ left: String, _ right: String) -> Bool {
-        var left = left
-        var right = right
-        return left.withUTF8 { a in
-            right.withUTF8 { b in compare(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) < 0 }
-        }
-    }
 }

@@ -68,7 +68,7 @@ extension BindingRecord {
 
         public static func key(from bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
 
-        public static func precedes(_ left: String, _ right: String) -> Bool { SortedTable.utf8Precedes(left, right) }
+        public static func precedes(_ left: String, _ right: String) -> Bool { left.utf8Precedes(right) }
 
         public static func bytes(of record: BindingRecord) -> [UInt8] {
             var out = ByteWriter(reserving: 64 + 160 * record.facts.count)

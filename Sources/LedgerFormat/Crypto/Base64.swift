@@ -17,23 +17,27 @@ public enum Base64 {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
+        func symbol(_ chunk: UInt32, _ shift: UInt32) -> UInt8 { alphabet[Int((chunk >> shift) & 0x3F)] }
         var index = 0
         while index + 3 <= input.count {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((chunk >> UInt32(shift)) & 0x3F)]) }
+            out.append(symbol(chunk, 18))
+            out.append(symbol(chunk, 12))
+            out.append(symbol(chunk, 6))
+            out.append(symbol(chunk, 0))
             index += 3
         }
         let remaining = input.count - index
         if remaining == 1 {
             let chunk = UInt32(input[index]) << 16
-            out.append(alphabet[Int((chunk >> 18) & 0x3F)])
-            out.append(alphabet[Int((chunk >> 12) & 0x3F)])
+            out.append(symbol(chunk, 18))
+            out.append(symbol(chunk, 12))
             out.append(contentsOf: "==".utf8)
         } else if remaining == 2 {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            out.append(alphabet[Int((chunk >> 18) & 0x3F)])
-            out.append(alphabet[Int((chunk >> 12) & 0x3F)])
-            out.append(alphabet[Int((chunk >> 6) & 0x3F)])
+            out.append(symbol(chunk, 18))
+            out.append(symbol(chunk, 12))
+            out.append(symbol(chunk, 6))
             out.append(UInt8(ascii: "="))
         }
         return String(decoding: out, as: UTF8.self)
@@ -41,47 +45,61 @@ public enum Base64 {
 
     /// Strictly decodes padded standard base64; nil for anything else.
     public static func decode(_ text: String) -> [UInt8]? {
-        decode(bytes: Array(text.utf8))
+        var text = text
+        return text.withUTF8 { decode(symbols: $0) }
     }
 
     public static func decode(bytes symbols: [UInt8]) -> [UInt8]? {
-        guard symbols.count % 4 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(symbols.count / 4 * 3)
-        var index = 0
-        while index < symbols.count {
-            let isLast = index + 4 == symbols.count
-            var values = [UInt32](repeating: 0, count: 4)
-            var padding = 0
-            for offset in 0..<4 {
-                let symbol = symbols[index + offset]
-                if symbol == UInt8(ascii: "=") {
-                    // Padding only at the end of the last quantum, at most two.
-                    guard isLast, offset >= 2 else { return nil }
-                    padding += 1
-                    continue
+        symbols.withUnsafeBufferPointer { decode(symbols: $0) }
+    }
+
+    /// The decoding: whole quanta of four symbols, then the last, which alone may end in one or two `=`.
+    /// `=` is not in the alphabet, so one anywhere else is refused as any other stray byte is.
+    private static func decode(symbols: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let count = symbols.count
+        guard count % 4 == 0 else { return nil }
+        guard count > 0 else { return [] }
+        let pad = UInt8(ascii: "=")
+        let padding = symbols[count - 1] != pad ? 0 : symbols[count - 2] != pad ? 1 : 2
+        let size = count / 4 * 3 - padding
+        var valid = true
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            reverse.withUnsafeBufferPointer { table in
+                func value(_ index: Int) -> Int8 { table[Int(symbols[index])] }
+                var written = 0
+                var index = 0
+                while index < count - 4 {
+                    let (a, b, c, d) = (value(index), value(index + 1), value(index + 2), value(index + 3))
+                    // Each value is 0–63, or -1 for a byte outside the alphabet: any -1 makes the OR negative.
+                    guard a | b | c | d >= 0 else {
+                        valid = false
+                        return
+                    }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    buffer[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    buffer[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    written += 3
+                    index += 4
                 }
-                guard padding == 0 else { return nil }
-                let value = reverse[Int(symbol)]
-                guard value >= 0 else { return nil }
-                values[offset] = UInt32(value)
+                let a = value(index)
+                let b = value(index + 1)
+                let c = padding == 2 ? 0 : value(index + 2)
+                let d = padding >= 1 ? 0 : value(index + 3)
+                let chunk = UInt32(truncatingIfNeeded: Int(a) << 18 | Int(b) << 12 | Int(c) << 6 | Int(d))
+                // The bits of the last symbol no byte uses must be zero: one encoding for each byte string.
+                let unused: UInt32 = padding == 2 ? 0xFFFF : padding == 1 ? 0xFF : 0
+                guard a | b | c | d >= 0, chunk & unused == 0 else {
+                    valid = false
+                    return
+                }
+                for byte in 0..<(3 - padding) {
+                    buffer[written + byte] = UInt8(truncatingIfNeeded: chunk >> (16 - 8 * UInt32(byte)))
+                }
+                initialized = size
             }
-            let chunk = values[0] << 18 | values[1] << 12 | values[2] << 6 | values[3]
-            switch padding {
-            case 0:
-                out.append(UInt8(chunk >> 16 & 0xFF))
-                out.append(UInt8(chunk >> 8 & 0xFF))
-                out.append(UInt8(chunk & 0xFF))
-            case 1:
-                guard chunk & 0xFF == 0 else { return nil }
-                out.append(UInt8(chunk >> 16 & 0xFF))
-                out.append(UInt8(chunk >> 8 & 0xFF))
-            default:
-                guard chunk & 0xFFFF == 0 else { return nil }
-                out.append(UInt8(chunk >> 16 & 0xFF))
-            }
-            index += 4
         }
-        return out
+        return valid ? out : nil
     }
 }

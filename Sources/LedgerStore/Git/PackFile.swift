@@ -676,7 +676,9 @@ final class PackFile {
         guard offset < objectsEnd else { throw Unreadable(reason: "\(name).pack: a read past the objects' end") }
         reads += 1
         var oldest = 0
-        for (number, window) in windows.enumerated() {
+        // By index: iterating `windows` itself would hold its buffer, and the mark below would copy it.
+        for number in windows.indices {
+            let window = windows[number]
             if offset >= window.start, offset + minimum <= window.start + window.count {
                 windows[number].used = reads
                 return UnsafeRawBufferPointer(

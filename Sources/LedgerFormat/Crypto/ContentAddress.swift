@@ -71,17 +71,15 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// The 32 bytes, in order (the words hold them big-endian; a tuple of one type is laid out as an array).
-    public var bytes: [UInt8] {
-        withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
-            Array($0)
-        }
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Calls `body` with the 32 bytes, in order, from the stack (no array made).
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try Swift.withUnsafeBytes(
+            of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian), body)
     }
 
-    public var hex: String {
-        withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
-            Hex.encode($0)
-        }
-    }
+    public var hex: String { withUnsafeBytes { Hex.encode($0) } }
     public var description: String { hex }
 
     public static func == (lhs: ContentAddress, rhs: ContentAddress) -> Bool {

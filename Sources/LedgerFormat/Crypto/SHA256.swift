@@ -16,7 +16,33 @@ public enum SHA256 {
 
     /// The SHA-256 content address of `data`.
     public static func hash(_ data: some Collection<UInt8>) -> ContentAddress {
-        ContentAddress(bytes: digest(data, with: sha256, length: 32))
+        let hashed = data.withContiguousStorageIfAvailable { hash(prefix: nil, UnsafeRawBufferPointer($0)) }
+        return hashed ?? Array(data).withUnsafeBytes { hash(prefix: nil, $0) }
+    }
+
+    /// The SHA-256 of a `prefix` byte (when given), then `first`, then `second`: the hash of their
+    /// concatenation, fed to one digest in turn rather than copied into one buffer (a Merkle tree's leaf
+    /// and node hashes, RFC 6962 §2.1), and written straight into the address's words.
+    static func hash(
+        prefix: UInt8?, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer? = nil
+    ) -> ContentAddress {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not allocate a digest") }
+        defer { EVP_MD_CTX_free(context) }
+        var hashed = EVP_DigestInit_ex(context, sha256, nil) == 1
+        if var prefix { hashed = hashed && EVP_DigestUpdate(context, &prefix, 1) == 1 }
+        hashed = hashed && EVP_DigestUpdate(context, first.baseAddress, first.count) == 1
+        if let second { hashed = hashed && EVP_DigestUpdate(context, second.baseAddress, second.count) == 1 }
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digest) { bytes in
+            hashed =
+                hashed && EVP_DigestFinal_ex(context, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), nil) == 1
+        }
+        precondition(hashed, "SHA-256 failed")
+        return ContentAddress(
+            words: (
+                UInt64(bigEndian: digest.0), UInt64(bigEndian: digest.1), UInt64(bigEndian: digest.2),
+                UInt64(bigEndian: digest.3)
+            ))
     }
 
     /// The 64-byte SHA-512 of `data` (SSHSIG's message hash).

@@ -6,15 +6,13 @@ public enum Merkle {
 
     /// `SHA-256(0x00 || entry)`.
     public static func leafHash(_ entry: some Collection<UInt8>) -> Hash {
-        var bytes: [UInt8] = [0x00]
-        bytes.reserveCapacity(entry.count + 1)
-        bytes.append(contentsOf: entry)
-        return SHA256.hash(bytes)
+        let hashed = entry.withContiguousStorageIfAvailable { SHA256.hash(prefix: 0x00, UnsafeRawBufferPointer($0)) }
+        return hashed ?? Array(entry).withUnsafeBytes { SHA256.hash(prefix: 0x00, $0) }
     }
 
     /// `SHA-256(0x01 || left || right)`.
     public static func nodeHash(_ left: Hash, _ right: Hash) -> Hash {
-        SHA256.hash([0x01] + left.bytes + right.bytes)
+        left.withUnsafeBytes { left in right.withUnsafeBytes { right in SHA256.hash(prefix: 0x01, left, right) } }
     }
 
     /// The tree hash of no leaves: SHA-256 of the empty string.

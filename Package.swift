@@ -28,7 +28,9 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
         // Reading a ledger: the git repository (libgit2), durable files; no write code.
-        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib", "CDeflate"]),
+        // libgit2's start-up without parsing the system's certificate bundle (no command opens a remote).
+        .target(name: "CGitStartup"),
+        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib", "CDeflate", "CGitStartup"]),
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
         .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerStore"]),
         // The vendor's writer: plans a batch, has the verifier's policies judge it, then publishes it.
@@ -67,7 +69,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "LedgerFormat", "LedgerStore", "LedgerWriter", "LedgerVerifier", "LedgerReport", "LedgerWitness",
-                "LedgerTestSupport", "LedgerFollow", "CLibgit2",
+                "LedgerTestSupport", "LedgerFollow", "CLibgit2", "CGitStartup",
             ],
             resources: [.copy("Vectors")]
         ),

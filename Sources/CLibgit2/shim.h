@@ -28,6 +28,12 @@ static inline int CLibgit2_set_mwindow_size(size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, bytes);
 }
 
+/// Sets the certificate file libgit2's HTTPS transport trusts (no command opens a remote; tests use it to see
+/// that the start-up's skipping of the system bundle leaves later certificate loading to mbedTLS).
+static inline int CLibgit2_set_ssl_cert_file(const char *file) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, NULL);
+}
+
 /// Caps the object cache (trees) in bytes.
 static inline int CLibgit2_set_cache_max_size(ssize_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, bytes);

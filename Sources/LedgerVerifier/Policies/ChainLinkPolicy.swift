@@ -24,7 +24,8 @@ public struct ChainLinkPolicy: LedgerPolicy {
         var expected = state.logSize + 1
         var head = state.logHead
         for (path, entry) in entries {
-            let record = "sequence \(entry.sequence)"
+            // Named only in a failure: the name costs a string a write-log entry, nearly always unused.
+            var record: String { "sequence \(entry.sequence)" }
             if entry.sequence != expected {
                 failures.append(
                     failure(

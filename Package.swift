@@ -23,14 +23,13 @@ let package = Package(
         // The executables' memory allocator, in place of glibc's, linked through LedgerAllocator; the libraries
         // leave the choice to whoever links them.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
-        // libdeflate's whole-buffer coder: the writer's deflate, twice as fast as zlib's on a ledger's blobs, and
-        // the pack reader's inflate of an object whose stream it holds whole.
+        // The writer's deflate: libdeflate's whole-buffer compressor, twice as fast as zlib's on a ledger's blobs.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "LedgerFormat", dependencies: ["COpenSSL", "CSodium"]),
-        // Reading a ledger: the git repository (libgit2), durable files; no write code.
         // libgit2's start-up without parsing the system's certificate bundle (no command opens a remote).
         .target(name: "CGitStartup"),
-        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib", "CDeflate", "CGitStartup"]),
+        // Reading a ledger: the git repository (libgit2), durable files; no write code.
+        .target(name: "LedgerStore", dependencies: ["LedgerFormat", "CLibgit2", "CZlib", "CGitStartup"]),
         // The auditor's offline verifier: small policies over a commit-by-commit replay.
         .target(name: "LedgerVerifier", dependencies: ["LedgerFormat", "LedgerStore"]),
         // The vendor's writer: plans a batch, has the verifier's policies judge it, then publishes it.

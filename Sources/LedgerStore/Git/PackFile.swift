@@ -1,4 +1,3 @@
-internal import CDeflate
 internal import CZlib
 
 #if canImport(Glibc)
@@ -51,15 +50,6 @@ final class PackFile {
     /// One zlib stream for every object, reset between them (starting one allocates its state afresh);
     /// allocated once, since zlib's state points back at it. Nil until the first object is inflated.
     private var stream: UnsafeMutablePointer<z_stream>?
-    /// libdeflate's decompressor, for an object whose whole stream is at hand (``inflateWhole(from:size:)``);
-    /// nil until first used, or when it could not be allocated.
-    private var decompressor: OpaquePointer?
-    /// Where a stream longer than a window is read whole for the decompressor: grown as needed, never past
-    /// ``wholeStreamLimit``.
-    private var streamBytes: UnsafeMutableRawPointer?
-    private var streamCapacity = 0
-    /// The objects and deltas libdeflate inflated, for tests that check which coder read what.
-    private(set) var inflatedWhole = 0
     /// Whether the index's offsets are kept once read (`offsetBlocks`); otherwise each is read when needed.
     private let keepsOffsets: Bool
     /// The index's 4-byte offsets, read a block of ``sampleStride`` at a time the first time an object of the
@@ -97,9 +87,6 @@ final class PackFile {
     /// Output room given past an object's declared size (``inflate(from:size:prefixOnly:)``): zlib's fast loop
     /// needs 258 bytes free.
     static let inflateSlack = 258
-    /// The longest stream read whole for libdeflate: a longer one (no record, tree or commit a ledger
-    /// writes) streams through zlib and the windows.
-    static let wholeStreamLimit = 1 << 20
     /// The most bytes one read inflates and rebuilds over a whole delta chain: 10 000 deltas of 64 MiB would
     /// otherwise copy 640 GB for one object.
     static let maxBytesPerRead = 1 << 30
@@ -165,8 +152,6 @@ final class PackFile {
         idBlock.deallocate()
         prefixes?.deallocate()
         free(offsetBlocks)
-        streamBytes?.deallocate()
-        if let decompressor { libdeflate_free_decompressor(decompressor) }
         if let stream {
             inflateEnd(stream)
             stream.deallocate()
@@ -570,7 +555,6 @@ final class PackFile {
         // Room past the declared size: zlib's fast loop runs only while 258 bytes of output are free, so
         // with none, an object's last 258 bytes went byte by byte; and an object longer than its header
         // says is caught by the bytes it writes there.
-        if !prefixOnly, size > 0, let whole = inflateWhole(from: start, size: size) { return whole }
         let capacity = prefixOnly ? min(size, 32) : size + Self.inflateSlack
         guard capacity > 0 else { return [] }
         let stream = try freshStream()
@@ -621,53 +605,6 @@ final class PackFile {
         }
         if let failure { throw failure }
         return output
-    }
-
-    /// The zlib stream at `start` inflated by libdeflate from its bytes held whole, when it inflates to
-    /// exactly `size` bytes; nil otherwise, and the caller's zlib stream decides.
-    ///
-    /// libdeflate inflates a ledger's objects about twice as fast as zlib, but only from a stream in one
-    /// buffer. Its length is not known before it is read, so the bytes an ordinary deflater can have
-    /// written for `size` bytes (``compressedBound(_:)``) are taken: from a window when they fit one, or
-    /// read into ``streamBytes``. Both coders check the zlib header, the stream and its Adler-32; a stream
-    /// libdeflate refuses or cannot hold — longer than the bound, or over ``wholeStreamLimit`` — goes to
-    /// zlib, which either inflates it or says what is wrong with it, as it did before libdeflate read any.
-    private func inflateWhole(from start: Int, size: Int) -> [UInt8]? {
-        let reach = min(objectsEnd - start, Self.compressedBound(size))
-        guard reach > 0, reach <= Self.wholeStreamLimit else { return nil }
-        if decompressor == nil { decompressor = libdeflate_alloc_decompressor() }
-        guard let decompressor, let input = wholeStream(at: start, count: reach) else { return nil }
-        var inflated = false
-        let output = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            // No count of bytes written asked for: libdeflate then succeeds only on exactly `size` of them.
-            let result = libdeflate_zlib_decompress(
-                decompressor, input.baseAddress, input.count, buffer.baseAddress, size, nil)
-            inflated = result == LIBDEFLATE_SUCCESS
-            count = inflated ? size : 0
-        }
-        if inflated { inflatedWhole += 1 }
-        return inflated ? output : nil
-    }
-
-    /// The most bytes a zlib stream of `size` bytes takes as zlib's `deflateBound` and libdeflate's
-    /// `libdeflate_zlib_compress_bound` count them (a stored block's 5 bytes every 10 000 at worst, and the
-    /// wrapper), with room to spare.
-    static func compressedBound(_ size: Int) -> Int { size + size / 512 + 64 }
-
-    /// The `count` pack bytes at `start` in one buffer: a window when they fit one, ``streamBytes``
-    /// otherwise; nil when they cannot be read.
-    private func wholeStream(at start: Int, count: Int) -> UnsafeRawBufferPointer? {
-        if count <= Self.windowSize {
-            guard let bytes = try? fill(at: start, atLeast: count) else { return nil }
-            return UnsafeRawBufferPointer(rebasing: bytes.prefix(count))
-        }
-        if count > streamCapacity {
-            streamBytes?.deallocate()
-            streamBytes = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
-            streamCapacity = count
-        }
-        guard let streamBytes, pack.read(into: streamBytes, count: count, at: start) == count else { return nil }
-        return UnsafeRawBufferPointer(start: streamBytes, count: count)
     }
 
     /// The pack's bytes from `offset` to the end of the window holding them — at least `minimum` of them,

@@ -21,13 +21,19 @@
 static const int fileUnreadable = -0x2900;
 
 static atomic_int skipping = 0;
+static atomic_int refused = 0;
 
 void CGitStartup_skipDefaultCertificates(int on) { atomic_store(&skipping, on); }
+
+int CGitStartup_refusals(void) { return atomic_load(&refused); }
 
 struct mbedtls_x509_crt;
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path) {
-    if (atomic_load(&skipping)) return fileUnreadable;
+    if (atomic_load(&skipping)) {
+        atomic_fetch_add(&refused, 1);
+        return fileUnreadable;
+    }
     typedef int (*Parse)(struct mbedtls_x509_crt *, const char *);
     Parse parse = (Parse)dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
     return parse == NULL ? fileUnreadable : parse(chain, path);

@@ -5,4 +5,7 @@
 /// GitStartup.c.
 void CGitStartup_skipDefaultCertificates(int skipping);
 
+/// How many certificate files the stand-in has refused so far (tests: start-up's one).
+int CGitStartup_refusals(void);
+
 #endif

@@ -9,8 +9,8 @@ package enum GitLibrary {
         CGitStartup_skipDefaultCertificates(1)
         let started = git_libgit2_init()
         CGitStartup_skipDefaultCertificates(0)
-        git_error_clear()
         guard started >= 0 else { return false }
+        git_error_clear()
         // Durability: packs, loose objects and refs are fsynced before they count as written,
         // so an acknowledged append survives a power cut, not just a killed process.
         _ = CLibgit2_set_fsync_gitdir(1)

@@ -2,7 +2,8 @@
 //
 // Properties checked on every input: the parser never crashes, hangs or overflows the stack; and
 // whatever it accepts re-encodes to canonical bytes that parse back to the same value and encode
-// to themselves (encode ∘ parse is idempotent).
+// to themselves (encode ∘ parse is idempotent); and the parser recognizes the input as canonical exactly
+// when it is its own encoding, with the encoder's member ends (the same signing bytes for every key).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -16,5 +17,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard CanonicalJSON.encode(reparsed) == canonical else { fatalError("encoding is not idempotent") }
     guard CanonicalJSON.isCanonical(canonical) else { fatalError("canonical output is not canonical") }
     if CanonicalJSON.isCanonical(bytes) && bytes != canonical { fatalError("isCanonical accepted other bytes") }
+    guard let noted = try? CanonicalJSON.parseNotingCanonicalForm(bytes) else {
+        fatalError("parseNotingCanonicalForm refuses what parse accepts")
+    }
+    guard (noted.encoding != nil) == (bytes == canonical) else { fatalError("canonical form misrecognized") }
+    if let recognized = noted.encoding {
+        let encoded = CanonicalEncoding(of: object)
+        for key in object.keys where recognized.omitting(key) != encoded.omitting(key) {
+            fatalError("recognized member ends differ from the encoder's")
+        }
+    }
     return 0
 }

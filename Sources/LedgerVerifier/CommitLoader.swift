@@ -301,13 +301,16 @@ struct CommitLoader {
             break
         }
         let object: JSONObject
+        let recognized: CanonicalEncoding?
         do {
-            object = try CanonicalJSON.parse(bytes)
+            (object, recognized) = try CanonicalJSON.parseNotingCanonicalForm(bytes)
         } catch {
             return LoadedFile(path: path, meaning: meaning, bytes: bytes, isCanonical: false, content: .failure(error))
         }
-        let encoding = CanonicalEncoding(of: object)
-        let canonical = encoding.isIdentical(to: bytes)
+        // A file the parser saw to be canonical is its own encoding; any other is encoded, and the encoder's
+        // bytes decide.
+        let encoding = recognized ?? CanonicalEncoding(of: object)
+        let canonical = recognized != nil || encoding.isIdentical(to: bytes)
         let content = result { () throws(LedgerFormatError) -> FileContent in
             switch meaning {
             case .descriptor: return .descriptor(try LedgerDescriptor(json: object))

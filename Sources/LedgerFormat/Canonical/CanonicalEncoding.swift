@@ -26,6 +26,14 @@ public struct CanonicalEncoding: Sendable {
         memberEnds = ends
     }
 
+    /// The encoding `bytes` already are, as the parser recognized them reading `object` from them
+    /// (``CanonicalJSON/parseNotingCanonicalForm(_:)``), with where its members end.
+    init(canonicalBytes bytes: [UInt8], of object: JSONObject, memberEnds: [Int]) {
+        self.bytes = bytes
+        members = object.members
+        self.memberEnds = memberEnds
+    }
+
     /// Whether `stored` are exactly these bytes — whether a file is the canonical form of what it parses
     /// to — compared with one `memcmp`.
     public func isIdentical(to stored: [UInt8]) -> Bool {

@@ -21,6 +21,19 @@ public enum CanonicalJSON {
         try JSONParser.parseObject(bytes, limits: limits)
     }
 
+    /// Parses `bytes` and gives their canonical encoding when they are it — recognized by the parser as it
+    /// reads them, so nothing is encoded — and nil when they are not (or may not be): a caller that must know
+    /// then encodes the object and compares (``CanonicalEncoding/isIdentical(to:)``), the rule's own test.
+    public static func parseNotingCanonicalForm(_ bytes: [UInt8]) throws(LedgerFormatError)
+        -> (object: JSONObject, encoding: CanonicalEncoding?)
+    {
+        let parsed = try JSONParser.parseNotingCanonicalForm(bytes)
+        let encoding = parsed.canonicalMemberEnds.map {
+            CanonicalEncoding(canonicalBytes: bytes, of: parsed.object, memberEnds: $0)
+        }
+        return (parsed.object, encoding)
+    }
+
     /// The canonical bytes of an object.
     public static func encode(_ object: JSONObject) -> [UInt8] {
         var encoder = CanonicalEncoder()

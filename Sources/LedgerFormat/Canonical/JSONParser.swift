@@ -7,6 +7,12 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: ParseLimits
     private var position = 0
+    /// Whether every byte read so far is the byte ``CanonicalEncoder`` writes for what was parsed: no
+    /// whitespace, each object's keys in ascending byte order, each escape the encoder's own (`\"`, `\\`,
+    /// the short forms, `\u00xx` in lowercase for the other control characters), no `-0`.
+    private var isCanonical = true
+    /// Where each member of the top-level object ends (one past its value's last byte).
+    private var topLevelMemberEnds: [Int] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits) {
         self.bytes = bytes
@@ -25,6 +31,29 @@ struct JSONParser {
             var parser = JSONParser(bytes: buffer, limits: limits)
             do throws(LedgerFormatError) {
                 return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses one top-level object and recognizes, as it reads, whether `input` is the object's canonical
+    /// encoding: then the encoding is `input` itself, with where each top-level member ends (the offsets
+    /// ``CanonicalEncoding`` keeps), and nothing need be encoded to know it. Nil when any byte differs from
+    /// what the encoder would write.
+    static func parseNotingCanonicalForm(_ input: [UInt8], limits: ParseLimits = .record) throws(LedgerFormatError)
+        -> (object: JSONObject, canonicalMemberEnds: [Int]?)
+    {
+        guard input.count <= limits.maxBytes else {
+            throw LedgerFormatError(
+                .tooLarge, "input is \(input.count) bytes, more than the limit of \(limits.maxBytes)")
+        }
+        let result: Result<(JSONObject, [Int]?), LedgerFormatError> = input.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, limits: limits)
+            do throws(LedgerFormatError) {
+                let object = try parser.parseDocument()
+                return .success((object, parser.isCanonical ? parser.topLevelMemberEnds : nil))
             } catch {
                 return .failure(error)
             }
@@ -114,7 +143,9 @@ struct JSONParser {
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
+            if depth == 1 { topLevelMemberEnds.append(position) }
             if !object.appendIfGreatest(key, value) {
+                isCanonical = false
                 guard object.insert(key, value) else {
                     throw fail(.duplicateKey, "duplicate object key \"\(key)\"", at: keyOffset)
                 }
@@ -191,6 +222,7 @@ struct JSONParser {
         if let next = peek(), next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
             throw fail(.floatNotAllowed, "numbers with a fraction or exponent are not allowed", at: start)
         }
+        if negative, magnitude == 0 { isCanonical = false }  // `-0`: the encoder writes `0`
         return negative ? -magnitude : magnitude
     }
 
@@ -243,7 +275,9 @@ struct JSONParser {
         switch kind {
         case UInt8(ascii: "\""): output.append(0x22)
         case UInt8(ascii: "\\"): output.append(0x5C)
-        case UInt8(ascii: "/"): output.append(0x2F)
+        case UInt8(ascii: "/"):
+            isCanonical = false  // the encoder writes `/` as it is
+            output.append(0x2F)
         case UInt8(ascii: "b"): output.append(0x08)
         case UInt8(ascii: "f"): output.append(0x0C)
         case UInt8(ascii: "n"): output.append(0x0A)
@@ -251,6 +285,7 @@ struct JSONParser {
         case UInt8(ascii: "t"): output.append(0x09)
         case UInt8(ascii: "u"):
             let unit = try parseHex4(escapeStart: escapeStart)
+            if !Self.isEncodersEscape(unit, digits: bytes[(escapeStart + 2)..<position]) { isCanonical = false }
             var scalar = UInt32(unit)
             if (0xD800...0xDBFF).contains(unit) {
                 guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
@@ -276,6 +311,16 @@ struct JSONParser {
             output.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
         default:
             throw fail(.invalidJSON, "invalid escape \\\(Character(Unicode.Scalar(kind)))", at: escapeStart)
+        }
+    }
+
+    /// Whether `\u` and these four `digits`, naming `unit`, are what the encoder writes for it: a control
+    /// character without a short escape, in lowercase hex.
+    private static func isEncodersEscape(_ unit: UInt16, digits: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        switch unit {
+        case 0x08, 0x09, 0x0A, 0x0C, 0x0D: false
+        case 0..<0x20: !digits.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
+        default: false
         }
     }
 
@@ -339,7 +384,9 @@ struct JSONParser {
     private mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                position += 1
+                isCanonical = false  // the encoder writes no whitespace
             default: return
             }
         }

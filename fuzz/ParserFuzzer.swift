@@ -8,7 +8,12 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let object = try? CanonicalJSON.parse(bytes) else { return 0 }
+    guard let object = try? CanonicalJSON.parse(bytes) else {
+        if (try? CanonicalJSON.parseNotingCanonicalForm(bytes)) != nil {
+            fatalError("parseNotingCanonicalForm accepts what parse refuses")
+        }
+        return 0
+    }
     let canonical = CanonicalJSON.encode(object)
     guard let reparsed = try? CanonicalJSON.parse(canonical) else {
         fatalError("canonical output does not parse")

@@ -22,8 +22,9 @@ public enum CanonicalJSON {
     }
 
     /// Parses `bytes` and gives their canonical encoding when they are it — recognized by the parser as it
-    /// reads them, so nothing is encoded — and nil when they are not (or may not be): a caller that must know
-    /// then encodes the object and compares (``CanonicalEncoding/isIdentical(to:)``), the rule's own test.
+    /// reads them, so nothing is encoded — and nil when they are not. The recognition is held to the rule's
+    /// own test, encoding the object and comparing (``CanonicalEncoding/isIdentical(to:)``), which a caller
+    /// may still apply to what is not recognized.
     public static func parseNotingCanonicalForm(_ bytes: [UInt8]) throws(LedgerFormatError)
         -> (object: JSONObject, encoding: CanonicalEncoding?)
     {

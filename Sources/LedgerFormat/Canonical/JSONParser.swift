@@ -11,12 +11,15 @@ struct JSONParser {
     /// whitespace, each object's keys in ascending byte order, each escape the encoder's own (`\"`, `\\`,
     /// the short forms, `\u00xx` in lowercase for the other control characters), no `-0`.
     private var isCanonical = true
+    /// Whether to note where each member of the top-level object ends (``topLevelMemberEnds``).
+    private let notesMemberEnds: Bool
     /// Where each member of the top-level object ends (one past its value's last byte).
     private var topLevelMemberEnds: [Int] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits, notesMemberEnds: Bool = false) {
         self.bytes = bytes
         self.limits = limits
+        self.notesMemberEnds = notesMemberEnds
     }
 
     static func parseObject(_ input: some Collection<UInt8>, limits: ParseLimits = .record) throws(LedgerFormatError)
@@ -50,7 +53,7 @@ struct JSONParser {
                 .tooLarge, "input is \(input.count) bytes, more than the limit of \(limits.maxBytes)")
         }
         let result: Result<(JSONObject, [Int]?), LedgerFormatError> = input.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, limits: limits)
+            var parser = JSONParser(bytes: buffer, limits: limits, notesMemberEnds: true)
             do throws(LedgerFormatError) {
                 let object = try parser.parseDocument()
                 return .success((object, parser.isCanonical ? parser.topLevelMemberEnds : nil))
@@ -143,7 +146,7 @@ struct JSONParser {
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if depth == 1 { topLevelMemberEnds.append(position) }
+            if depth == 1, notesMemberEnds { topLevelMemberEnds.append(position) }
             if !object.appendIfGreatest(key, value) {
                 isCanonical = false
                 guard object.insert(key, value) else {

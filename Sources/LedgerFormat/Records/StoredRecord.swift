@@ -19,7 +19,7 @@ public protocol StoredRecord: RecordDeclaration {
     /// Decodes the stored bytes, already parsed into `json` (a caller that has parsed them — the
     /// loader checking canonical form, the importer recognizing the kind — does not parse them again).
     init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError)
-    /// The same, given the canonical encoding of `json` already made (the loader makes it to check the
+    /// The same, given the canonical encoding of `json` already at hand (the loader has it from checking the
     /// stored bytes): a signed kind cuts its signing bytes from it instead of encoding `json` again.
     init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError)
     /// The bytes the ledger stores: canonical JSON (a manifest: its exact published bytes).

@@ -182,3 +182,30 @@ struct AppenderTests {
         #expect(kept.reads == 0)
     }
 }
+
+/// Unknown fields are told by their keys' bytes, as every key comparison of the format is.
+@Suite("Unknown fields")
+struct UnknownFieldTests {
+    /// A key canonically equivalent to an allowed one but not the same bytes — `interfaceKeys` spelled with
+    /// a Kelvin sign (U+212A), which Swift's `String` equality takes for `K` — is an unknown field, next to
+    /// the real one as much as alone; a plainly unknown key is named in the error, and a descriptor with
+    /// only its own keys decodes.
+    @Test func aKeyEquivalentToAnAllowedOneButNotItsBytesIsUnknown() throws {
+        let descriptor = LedgerDescriptor(ledgerId: "l", interface: "onym:component:i")
+        #expect(try LedgerDescriptor(json: descriptor.json) == descriptor)
+        let kelvin = "interface\u{212A}eys"
+        #expect(kelvin == "interfaceKeys", "Swift's equality, which the check must not use")
+        for (extra, replacing) in [(kelvin, false), (kelvin, true), ("colour", false)] {
+            var object = descriptor.json
+            if replacing { object.remove("interfaceKeys") }
+            object.set(extra, .object(JSONObject()))
+            do {
+                _ = try LedgerDescriptor(json: object)
+                Issue.record("\(extra) accepted")
+            } catch {
+                #expect(error.code == .unknownField, "\(extra): \(error)")
+                #expect(error.description.contains(extra), "\(error)")
+            }
+        }
+    }
+}

@@ -16,7 +16,7 @@ struct JSONParser {
     /// Where each member of the top-level object ends (one past its value's last byte).
     private var topLevelMemberEnds: [Int] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits, notesMemberEnds: Bool = false) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: ParseLimits, notesMemberEnds: Bool) {
         self.bytes = bytes
         self.limits = limits
         self.notesMemberEnds = notesMemberEnds
@@ -25,20 +25,7 @@ struct JSONParser {
     static func parseObject(_ input: some Collection<UInt8>, limits: ParseLimits = .record) throws(LedgerFormatError)
         -> JSONObject
     {
-        guard input.count <= limits.maxBytes else {
-            throw LedgerFormatError(
-                .tooLarge, "input is \(input.count) bytes, more than the limit of \(limits.maxBytes)")
-        }
-        let contiguous = Array(input)
-        let result: Result<JSONObject, LedgerFormatError> = contiguous.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, limits: limits)
-            do throws(LedgerFormatError) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try parse(Array(input), limits: limits, notingMemberEnds: false).object
     }
 
     /// Parses one top-level object and recognizes, as it reads, whether `input` is the object's canonical
@@ -48,12 +35,19 @@ struct JSONParser {
     static func parseNotingCanonicalForm(_ input: [UInt8], limits: ParseLimits = .record) throws(LedgerFormatError)
         -> (object: JSONObject, canonicalMemberEnds: [Int]?)
     {
+        try parse(input, limits: limits, notingMemberEnds: true)
+    }
+
+    /// Both entry points: the size limit, then one parser over the bytes.
+    private static func parse(_ input: [UInt8], limits: ParseLimits, notingMemberEnds: Bool)
+        throws(LedgerFormatError) -> (object: JSONObject, canonicalMemberEnds: [Int]?)
+    {
         guard input.count <= limits.maxBytes else {
             throw LedgerFormatError(
                 .tooLarge, "input is \(input.count) bytes, more than the limit of \(limits.maxBytes)")
         }
         let result: Result<(JSONObject, [Int]?), LedgerFormatError> = input.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, limits: limits, notesMemberEnds: true)
+            var parser = JSONParser(bytes: buffer, limits: limits, notesMemberEnds: notingMemberEnds)
             do throws(LedgerFormatError) {
                 let object = try parser.parseDocument()
                 return .success((object, parser.isCanonical ? parser.topLevelMemberEnds : nil))

@@ -45,14 +45,14 @@ struct BatchPlanner {
         }
         // The submissions to one authority carry the same consented manifest: decoded once a batch (decoding
         // is a function of the bytes alone).
-        var consented: [[UInt8]: AuthorityManifest] = [:]
+        var consented: [ManifestBytes: AuthorityManifest] = [:]
         for item in items {
             switch item.content {
             case .manifest(let manifest, let signature):
                 try planner.addManifest(manifest, signature: signature, source: item.source)
             case .submission(let submission):
                 do {
-                    let bytes = submission.consentedManifestBytes
+                    let bytes = ManifestBytes(submission.consentedManifestBytes)
                     let manifest: AuthorityManifest
                     if let decoded = consented[bytes] {
                         manifest = decoded
@@ -295,4 +295,14 @@ struct BatchPlanner {
         plan.counts.entries += 1
         position = position.advanced(by: [entry])
     }
+}
+
+/// A consented manifest's bytes as a dictionary key, hashed in one call: an array of bytes hashes each byte
+/// with a call of its own (a manifest is ~600 of them, looked up once a submission).
+private struct ManifestBytes: Hashable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }

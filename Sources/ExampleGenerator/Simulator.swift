@@ -23,7 +23,7 @@ final class Simulator {
     var users: [String: Ed25519.PrivateKey] = [:]
     var userDevice: [String: String] = [:]
     var mandates: [String: Mandate] = [:]
-    var facts: [String: [VerdictFact]] = [:]
+    var facts: [WireString: [VerdictFact]] = [:]
     var deviceBits: [String: DeviceBits] = [:]
     var revocations: [DesignationRevocation.Effect] = []
     /// The grants redeemed so far (recoveries and unbans), as the verifier replays them.
@@ -192,7 +192,7 @@ final class Simulator {
                     String(
                         decoding: CanonicalJSON.encode(
                             JSONObject([
-                                ("recordedAt", .string(time.rfc3339)), ("deviceBinding", .string(binding)),
+                                ("recordedAt", .string(time.rfc3339)), ("deviceBinding", .string(binding.text)),
                                 ("authorizedBy", .string(intended.authorizedBy)),
                                 ("caseOpen", .bool(intended.bits.caseOpen)),
                                 ("banned", .bool(intended.bits.banned)),
@@ -238,7 +238,7 @@ final class Simulator {
             case "revoke":
                 let report = compromiseReports[words[1]]!
                 let json = FixtureRecords.revocation(
-                    interface: interface, authority: report.authority, trigger: "authority-compromise",
+                    interface: interface, authority: report.authority.text, trigger: "authority-compromise",
                     effectiveAt: report.compromisedAt.rfc3339, determinedAt: time.rfc3339, evidence: [report.ref])
                 revocations.append(try RevocationDetermination(json: json).effect)
                 files.append(file(CanonicalJSON.encode(json), name: "revocation-\(words[1]).json"))
@@ -268,7 +268,7 @@ final class Simulator {
     // MARK: - Grants
 
     /// The verdicts that may fold on `binding`: its own and those of every binding a recovery moved into it.
-    func foldFacts(of binding: String) -> [VerdictFact] {
+    func foldFacts(of binding: WireString) -> [VerdictFact] {
         GrantRedemption.sources(of: binding, redemptions).flatMap { facts[$0] ?? [] }
     }
 
@@ -286,7 +286,7 @@ final class Simulator {
             type, caseId: caseId, grantee: users[user]!.publicKey.onymKey, authority: authority,
             issuedAt: time.adding(seconds: -3600).rfc3339)
         let redemption = FixtureRecords.redemption(
-            of: grant, mandateRef: mandate.ref, from: from, to: to, redeemedAt: time.rfc3339)
+            of: grant, mandateRef: mandate.ref, from: from.text, to: to, redeemedAt: time.rfc3339)
         let judgement = GrantRedemption.judge(
             try Redemption(json: redemption),
             resolved: GrantRedemption.Resolved(

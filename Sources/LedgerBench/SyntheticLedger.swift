@@ -71,7 +71,7 @@ struct SyntheticLedger {
         // (and before the fixture manifest's validUntil, 2027-08-31).
         let epoch = Instant.parse("2020-01-01T00:00:00Z")!
         let descriptor = LedgerDescriptor(
-            ledgerId: "bench", interface: interface.componentId,
+            ledgerId: "bench", interface: WireString(interface.componentId),
             appleAccount: .init(teamId: "BENCHTEAM1", apps: ["app.bench"]),
             interfaceRootKey: interface.countersigningKey(for: authority.componentId).publicKey)
         _ = try Ledger.initialize(path: path, descriptor: descriptor, signingKey: signer, at: epoch)
@@ -154,7 +154,7 @@ struct SyntheticLedger {
                         try WriteRequest(
                             json: JSONObject([
                                 ("recordedAt", .string(time.rfc3339)),
-                                ("deviceBinding", .string(mandates[device].deviceBinding)),
+                                ("deviceBinding", .string(mandates[device].deviceBinding.text)),
                                 ("authorizedBy", .string(intended.authorizedBy)),
                                 ("caseOpen", .bool(intended.bits.caseOpen)),
                                 ("banned", .bool(intended.bits.banned)), ("outcome", .string(outcome)),

@@ -9,9 +9,9 @@ public struct InterfaceCountersigner: Sendable {
     let root: [UInt8]
     /// Per-authority epochs (`MODERATION_INTERFACE_KEY_EPOCHS`); an authority not named uses epoch 0, the
     /// root itself (onym-wire §2.2).
-    let epochs: [String: UInt32]
+    let epochs: [WireString: UInt32]
 
-    public init(root: [UInt8], epochs: [String: UInt32] = [:]) {
+    public init(root: [UInt8], epochs: [WireString: UInt32] = [:]) {
         precondition(root.count == 32, "the interface root seed is 32 bytes")
         self.root = root
         self.epochs = epochs
@@ -28,13 +28,13 @@ public struct InterfaceCountersigner: Sendable {
 
     /// Parses `MODERATION_INTERFACE_KEY_EPOCHS`: `onym:component:a=1,onym:component:b=2`, each item split on
     /// its last `=` (component ids contain `:`). A failure names the offending item.
-    public static func epochs(_ text: String) -> Result<[String: UInt32], MalformedEpoch> {
-        var epochs: [String: UInt32] = [:]
+    public static func epochs(_ text: String) -> Result<[WireString: UInt32], MalformedEpoch> {
+        var epochs: [WireString: UInt32] = [:]
         for item in text.split(separator: ",", omittingEmptySubsequences: true) {
             guard let equals = item.lastIndex(of: "="), let epoch = UInt32(item[item.index(after: equals)...]),
                 !item[..<equals].isEmpty
             else { return .failure(MalformedEpoch(item: String(item))) }
-            epochs[String(item[..<equals])] = epoch
+            epochs[WireString(String(item[..<equals]))] = epoch
         }
         return .success(epochs)
     }
@@ -45,8 +45,8 @@ public struct InterfaceCountersigner: Sendable {
     }
 
     /// The key that countersigns mandates for `authority`.
-    public func key(for authority: String) -> Ed25519.PrivateKey {
-        InterfaceKeyDerivation.privateKey(root: root, authority: authority, epoch: epochs[authority] ?? 0)
+    public func key(for authority: WireString) -> Ed25519.PrivateKey {
+        InterfaceKeyDerivation.privateKey(root: root, authority: authority.text, epoch: epochs[authority] ?? 0)
     }
 
     /// The mandate as the client holds it after countersigning: `raw` (one signature, the user's) with the

@@ -77,8 +77,9 @@ struct StoreImport {
             let entry: WriteLogEntry
             do {
                 entry = try WriteLogEntry(
-                    sequence: row.sequence, recordedAt: row.recordedAt, deviceBinding: row.deviceBinding,
-                    authorizedBy: row.authorizedBy, caseOpen: row.caseOpen, banned: row.banned, outcome: row.outcome,
+                    sequence: row.sequence, recordedAt: row.recordedAt, deviceBinding: WireString(row.deviceBinding),
+                    authorizedBy: WireString(row.authorizedBy), caseOpen: row.caseOpen, banned: row.banned,
+                    outcome: row.outcome,
                     fieldsWritten: row.fieldsWritten, previousHash: row.previousHash)
             } catch {
                 throw .refusedStore(row: name, rule: "store.writeLog", evidence: error.description)

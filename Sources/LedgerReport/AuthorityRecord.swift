@@ -5,9 +5,9 @@ public import LedgerFormat
 public struct AuthorityRecord: Sendable {
     /// One case: when it opened, when (if) it was decided, and its deadline.
     public struct Case: Sendable {
-        public let caseId: String
-        public let binding: String
-        public let classId: String
+        public let caseId: WireString
+        public let binding: WireString
+        public let classId: WireString
         public let opened: Verdict?
         public let decided: Verdict?
         public let deadline: Instant?
@@ -24,7 +24,7 @@ public struct AuthorityRecord: Sendable {
         }
     }
 
-    public let componentId: String
+    public let componentId: WireString
     public let manifests: [AuthorityManifest]
     public let verdicts: [Verdict]
     public let cases: [Case]
@@ -32,8 +32,8 @@ public struct AuthorityRecord: Sendable {
     public let compromiseReports: [CompromiseReport]
 
     /// Verdict counts by class, then by disposition.
-    public var countsByClass: [(classId: String, counts: [Verdict.Disposition: Int])] {
-        var table: [String: [Verdict.Disposition: Int]] = [:]
+    public var countsByClass: [(classId: WireString, counts: [Verdict.Disposition: Int])] {
+        var table: [WireString: [Verdict.Disposition: Int]] = [:]
         for verdict in verdicts { table[verdict.classId, default: [:]][verdict.disposition, default: 0] += 1 }
         return table.keys.sorted().map { ($0, table[$0]!) }
     }

@@ -40,14 +40,14 @@ public struct BindingStory: Sendable {
         }
     }
 
-    public let binding: String
+    public let binding: WireString
     public let events: [Event]
     /// The bits the rules give the binding at the report's time, and what governs them.
     public let intended: DeviceFold.Result
     /// The bits of the binding's last successful write.
     public let lastWritten: DeviceBits?
     /// The identities whose mandates name the binding.
-    public let users: [String]
+    public let users: [WireString]
     /// The bans that took effect on the binding (`Restriction`, LedgerFormat), by ban: a ban not here never did (or is
     /// still waiting for its `executeAfter`), and the story must not tell it as if it ran.
     public let restrictions: [ContentAddress: Restriction]
@@ -63,7 +63,7 @@ public struct BindingStory: Sendable {
     /// The story of `binding` from the verified facts (with those a recovery moves into it), with
     /// `unauthorized` the sequences of its writes that conduct findings name.
     init(
-        binding: String, mandates: [Mandate], verdicts: [Verdict], receipts: [ContentAddress: VerdictReceipt],
+        binding: WireString, mandates: [Mandate], verdicts: [Verdict], receipts: [ContentAddress: VerdictReceipt],
         entries: [WriteLogEntry], facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
         grants: Grants = Grants(), unauthorized: Set<Int64>, at now: Instant
     ) {
@@ -104,7 +104,7 @@ public struct BindingStory: Sendable {
         for entry in entries {
             let fold = DeviceFold.evaluate(
                 facts, revocations: revocations, redemptions: redemptions, on: binding, at: entry.recordedAt)
-            let governing = ContentAddress(hex: entry.authorizedBy)
+            let governing = ContentAddress(hex: entry.authorizedBy.text)
             events.append(
                 .write(
                     entry, explanation: Self.explain(entry, fold: fold), governedBy: governing,
@@ -117,7 +117,7 @@ public struct BindingStory: Sendable {
         restrictions = Self.restrictions(
             on: binding, facts: facts, revocations: revocations, redemptions: redemptions, at: now)
         lastWritten = entries.last { $0.succeeded }.map { DeviceBits(caseOpen: $0.caseOpen, banned: $0.banned) }
-        var users: [String] = []
+        var users: [WireString] = []
         for mandate in mandates where !users.contains(mandate.userKey) { users.append(mandate.userKey) }
         // A recovery moved the grantee's mandate here (F12, docs/FORMAT.md "Grants and redemptions").
         for effect in redemptions where effect.toBinding == binding && !users.contains(effect.grantee) {
@@ -131,15 +131,15 @@ public struct BindingStory: Sendable {
     /// `Restriction.joinedAcrossRecoveries`). `facts` hold every verdict that may fold on `binding`, so they hold
     /// the moved ban's case wherever it folds later.
     static func restrictions(
-        on binding: String, facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
+        on binding: WireString, facts: [VerdictFact], revocations: [DesignationRevocation.Effect],
         redemptions: [GrantRedemption.Effect], at now: Instant
     ) -> [ContentAddress: Restriction] {
-        func on(_ target: String) -> [Restriction] {
+        func on(_ target: WireString) -> [Restriction] {
             Restriction.all(facts, revocations: revocations, redemptions: redemptions, on: target, upTo: now)
         }
         let own = on(binding)
         // The bindings recoveries moved something to from `binding`, directly or through others.
-        var reached: [String] = []
+        var reached: [WireString] = []
         var pending = [binding]
         while let next = pending.popLast() {
             for effect in redemptions where effect.fromBinding == next {

@@ -53,7 +53,7 @@ public struct ReportModel {
         bindings.formUnion(verdictsByBinding.keys)
         bindings.formUnion(entriesByBinding.keys)
         let grants = Dictionary(contents.grants.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
-        var grantsByBinding: [String: BindingStory.Grants] = [:]
+        var grantsByBinding: [WireString: BindingStory.Grants] = [:]
         for redemption in contents.redemptions {
             for binding in Set([redemption.fromBinding] + (redemption.toBinding.map { [$0] } ?? [])) {
                 grantsByBinding[binding, default: .init()].redemptions.append((redemption, grants[redemption.grantRef]))

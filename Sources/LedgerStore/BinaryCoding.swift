@@ -27,6 +27,8 @@ public struct ByteWriter {
 
     public mutating func string(_ text: String) { raw(text.utf8) }
 
+    public mutating func string(_ text: WireString) { raw(text.text.utf8) }
+
     public mutating func address(_ value: ContentAddress) {
         let words = value.bigEndianWords
         withUnsafeBytes(of: words.0.bigEndian) { bytes.append(contentsOf: $0) }
@@ -101,6 +103,8 @@ public struct ByteReader {
     public mutating func string() throws(Malformed) -> String {
         String(decoding: try raw(), as: UTF8.self)
     }
+
+    public mutating func wireString() throws(Malformed) -> WireString { WireString(try string()) }
 
     public mutating func address() throws(Malformed) -> ContentAddress {
         guard bytes.count - offset >= 32 else { throw Malformed() }

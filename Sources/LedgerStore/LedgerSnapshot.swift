@@ -220,9 +220,9 @@ public final class LedgerSnapshot {
     /// Each binding's last successful write among the log's first `size` entries, counting only writes
     /// recorded at or before `time` if given.
     public func lastWrittenBits(upTo size: Int64, recordedBy time: Instant? = nil) throws(Failure)
-        -> [String: DeviceBits]
+        -> [WireString: DeviceBits]
     {
-        var bits: [String: DeviceBits] = [:]
+        var bits: [WireString: DeviceBits] = [:]
         for entry in try logEntries(upTo: size) where entry.succeeded && time.map({ entry.recordedAt <= $0 }) ?? true {
             bits[entry.deviceBinding] = DeviceBits(caseOpen: entry.caseOpen, banned: entry.banned)
         }

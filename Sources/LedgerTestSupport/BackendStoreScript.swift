@@ -33,7 +33,7 @@ public struct BackendStoreScript: Sendable {
     /// The write log's head and size after the rows added so far.
     public private(set) var head = WriteLogEntry.genesis
     public private(set) var size: Int64 = 0
-    private var enrolled: Set<String> = []
+    private var enrolled: Set<WireString> = []
 
     /// A script that starts with the schema (`withSchema`), or continues a store made earlier.
     public init(withSchema: Bool = true) {
@@ -68,7 +68,7 @@ public struct BackendStoreScript: Sendable {
         statements.append(
             "INSERT OR REPLACE INTO mandates VALUES (\(Self.text(parsed.ref.hex)), \(Self.text(parsed.userKey)), "
                 + "\(Self.text(parsed.authority)), \(Self.text(parsed.deviceBinding)), "
-                + "\(Self.text(parsed.manifestHash.hex)), \(Self.text(parsed.classes.joined(separator: ","))), "
+                + "\(Self.text(parsed.manifestHash.hex)), \(Self.text(parsed.classes.texts.joined(separator: ","))), "
                 + "\(Self.blob(CanonicalJSON.encode(request))), \(Self.text(createdAt)), "
                 + "\(manifest.map(Self.blob) ?? "NULL"));")
     }
@@ -101,7 +101,8 @@ public struct BackendStoreScript: Sendable {
         outcome: String = "ok"
     ) {
         let entry = try! WriteLogEntry(
-            sequence: size + 1, recordedAt: recordedAt, deviceBinding: deviceBinding, authorizedBy: authorizedBy,
+            sequence: size + 1, recordedAt: recordedAt, deviceBinding: WireString(deviceBinding),
+            authorizedBy: WireString(authorizedBy),
             caseOpen: caseOpen, banned: banned, outcome: outcome, previousHash: head)
         statements.append(
             "INSERT INTO write_log VALUES (\(entry.sequence), \(Self.text(recordedAt)), \(Self.text(deviceBinding)), "
@@ -129,6 +130,8 @@ public struct BackendStoreScript: Sendable {
 
     /// A SQL string literal.
     public static func text(_ value: String) -> String { "'" + value.replacingQuote() + "'" }
+
+    public static func text(_ value: WireString) -> String { text(value.text) }
 
     /// A SQL blob literal.
     public static func blob(_ bytes: [UInt8]) -> String { "X'" + Hex.encode(bytes) + "'" }

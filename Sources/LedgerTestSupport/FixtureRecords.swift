@@ -41,8 +41,8 @@ public enum FixtureRecords {
     ) -> JSONObject {
         var verdict = JSONObject([
             ("verdictVersion", .integer(1)), ("caseId", .string(caseId)), ("authority", .string(authority.componentId)),
-            ("mandateRef", .string(mandate.ref.hex)), ("accusedKeys", .array([.string(mandate.userKey)])),
-            ("deviceBinding", .string(mandate.deviceBinding)), ("classId", .string(classId)),
+            ("mandateRef", .string(mandate.ref.hex)), ("accusedKeys", .array([.string(mandate.userKey.text)])),
+            ("deviceBinding", .string(mandate.deviceBinding.text)), ("classId", .string(classId)),
             ("reasoning", .string(reasoning)), ("decidedAt", .string(decidedAt)),
         ])
         let decided = Instant.parse(decidedAt)!
@@ -56,7 +56,7 @@ public enum FixtureRecords {
             verdict.set("marks", marks(caseOpen: false, banned: false))
             verdict.set("final", .bool(true))
         case .ban:
-            let terms = authority.manifest().violationClass(classId)!
+            let terms = authority.manifest().violationClass(WireString(classId))!
             let appealDeadline = decided.adding(days: terms.appealWindowDays)
             let executeAfter = terms.appealEffect == .suspensive ? appealDeadline : decided
             verdict.set("disposition", .string("ban"))

@@ -6,16 +6,16 @@ public import LedgerFormat
 /// several share.
 public struct BindingIdentities: Sendable, Equatable {
     /// binding → every identity (with its earliest acceptance), for bindings several identities share.
-    public private(set) var shared: [String: [Identity]] = [:]
+    public private(set) var shared: [WireString: [Identity]] = [:]
 
     public struct Identity: Sendable, Equatable {
-        public let user: String
+        public let user: WireString
         public let acceptedAt: Instant
     }
 
     public init() {}
 
-    init(shared: [String: [Identity]]) {
+    init(shared: [WireString: [Identity]]) {
         self.shared = shared
     }
 

@@ -30,10 +30,10 @@ public struct BindingRecord: Sendable, Equatable {
     public mutating func receive(_ fact: VerdictFact, shared: inout SharedStrings) {
         let previous = facts.last
         /// `held` when it is equal to `text` (the one copy kept), else `text`.
-        func reused(_ text: String, _ held: String?) -> String {
+        func reused(_ text: WireString, _ held: WireString?) -> WireString {
             if let held, held == text { held } else { text }
         }
-        let accused: [String]
+        let accused: [WireString]
         if let previous, previous.accusedKeys == fact.accusedKeys {
             accused = previous.accusedKeys
         } else {
@@ -64,11 +64,13 @@ extension BindingRecord {
     public enum Codec: TableCodec {
         public static var kind: String { "bindings" }
 
-        public static func bytes(of key: String) -> [UInt8] { Array(key.utf8) }
+        public static func bytes(of key: WireString) -> [UInt8] { Array(key.text.utf8) }
 
-        public static func key(from bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+        public static func key(from bytes: [UInt8]) -> WireString? {
+            String(validating: bytes, as: UTF8.self).map { WireString($0) }
+        }
 
-        public static func precedes(_ left: String, _ right: String) -> Bool { left.utf8Precedes(right) }
+        public static func precedes(_ left: WireString, _ right: WireString) -> Bool { left < right }
 
         public static func bytes(of record: BindingRecord) -> [UInt8] {
             var out = ByteWriter(reserving: 64 + 160 * record.facts.count)
@@ -99,19 +101,19 @@ extension BindingRecord {
             return out.bytes
         }
 
-        public static func value(from bytes: [UInt8], key binding: String) -> BindingRecord? {
+        public static func value(from bytes: [UInt8], key binding: WireString) -> BindingRecord? {
             try? read(bytes, binding: binding)
         }
 
         /// The record in `bytes`, which belong to `binding` (the facts name it).
-        static func read(_ bytes: [UInt8], binding: String) throws(ByteReader.Malformed) -> BindingRecord {
+        static func read(_ bytes: [UInt8], binding: WireString) throws(ByteReader.Malformed) -> BindingRecord {
             var reader = ByteReader(bytes)
             let flags = try reader.byte()
             guard flags < 16, flags & 2 != 0 || flags & 12 == 0 else { throw ByteReader.Malformed() }
             var record = BindingRecord()
             if flags & 1 != 0 {
                 record.identity = BindingIdentities.Identity(
-                    user: try reader.string(), acceptedAt: try reader.instant())
+                    user: try reader.wireString(), acceptedAt: try reader.instant())
             }
             if flags & 2 != 0 { record.lastWritten = DeviceBits(caseOpen: flags & 4 != 0, banned: flags & 8 != 0) }
             let factCount = try reader.count()
@@ -119,8 +121,8 @@ extension BindingRecord {
             var shared = SharedStrings()
             for _ in 0..<factCount {
                 let ref = try reader.address()
-                let caseId = try reader.string()
-                let authority = try reader.string()
+                let caseId = try reader.wireString()
+                let authority = try reader.wireString()
                 guard let disposition = disposition(try reader.byte()) else { throw ByteReader.Malformed() }
                 let decidedAt = try reader.instant()
                 let receivedAt = try reader.instant()
@@ -129,9 +131,9 @@ extension BindingRecord {
                 let executeAfter = present & 1 != 0 ? try reader.instant() : nil
                 let banExpires = present & 2 != 0 ? try reader.instant() : nil
                 let decisionDeadline = present & 4 != 0 ? try reader.instant() : nil
-                let externalAppellate = present & 8 != 0 ? try reader.string() : nil
-                var accused: [String] = []
-                for _ in 0..<(try reader.count()) { accused.append(try reader.string()) }
+                let externalAppellate = present & 8 != 0 ? try reader.wireString() : nil
+                var accused: [WireString] = []
+                for _ in 0..<(try reader.count()) { accused.append(try reader.wireString()) }
                 record.receive(
                     VerdictFact(
                         ref: ref, caseId: caseId, authority: authority, deviceBinding: binding,

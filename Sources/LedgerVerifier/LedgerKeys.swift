@@ -5,7 +5,7 @@ import LedgerFormat
 struct LedgerKeys: SignatureKeys {
     let descriptor: LedgerDescriptor?
 
-    func countersigningKeys(for authority: String) -> [Ed25519.PublicKey] {
+    func countersigningKeys(for authority: WireString) -> [Ed25519.PublicKey] {
         descriptor?.countersigningKeys(for: authority) ?? []
     }
 

@@ -18,11 +18,11 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
     public struct WriteDetail: Sendable, Equatable {
         public let sequence: Int64
         public let recordedAt: Instant
-        public let binding: String
+        public let binding: WireString
         public let written: String
         public let rulesGive: String
 
-        public init(sequence: Int64, recordedAt: Instant, binding: String, written: String, rulesGive: String) {
+        public init(sequence: Int64, recordedAt: Instant, binding: WireString, written: String, rulesGive: String) {
             self.sequence = sequence
             self.recordedAt = recordedAt
             self.binding = binding
@@ -34,14 +34,15 @@ public struct PolicyFailure: Sendable, Equatable, CustomStringConvertible {
         public init(json: FieldReader) throws(LedgerFormatError) {
             self.init(
                 sequence: try json.integer("sequence"), recordedAt: try json.timestamp("recordedAt"),
-                binding: try json.string("deviceBinding"), written: try json.string("written"),
+                binding: try json.wireString("deviceBinding"), written: try json.string("written"),
                 rulesGive: try json.string("rulesGive"))
         }
 
         public var json: JSONObject {
             JSONObject([
                 ("sequence", .integer(sequence)), ("recordedAt", .string(recordedAt.rfc3339)),
-                ("deviceBinding", .string(binding)), ("written", .string(written)), ("rulesGive", .string(rulesGive)),
+                ("deviceBinding", .string(binding.text)), ("written", .string(written)),
+                ("rulesGive", .string(rulesGive)),
             ])
         }
     }

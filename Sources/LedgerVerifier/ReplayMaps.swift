@@ -63,13 +63,15 @@ public struct ReplayMaps: Sendable, Equatable {
 
     /// Interns strings while the maps are written.
     private struct StringTable {
-        var indices: [String: Int] = [:]
+        var indices: [WireString: Int] = [:]
         var strings: [String] = []
 
-        mutating func index(_ text: String) -> Int {
+        mutating func index(_ text: String) -> Int { index(WireString(text)) }
+
+        mutating func index(_ text: WireString) -> Int {
             if let found = indices[text] { return found }
             indices[text] = strings.count
-            strings.append(text)
+            strings.append(text.text)
             return strings.count - 1
         }
     }
@@ -79,6 +81,7 @@ public struct ReplayMaps: Sendable, Equatable {
         var table = StringTable()
         var body = ByteWriter(reserving: 4096)
         func text(_ value: String) { body.count(table.index(value)) }
+        func text(_ value: WireString) { body.count(table.index(value)) }
         body.count(identities.shared.count)
         for (binding, list) in identities.shared {
             text(binding)
@@ -138,12 +141,12 @@ public struct ReplayMaps: Sendable, Equatable {
         var strings: [String] = []
         strings.reserveCapacity(tableCount)
         for _ in 0..<tableCount { strings.append(try reader.string()) }
-        func text() throws(ByteReader.Malformed) -> String {
+        func text() throws(ByteReader.Malformed) -> WireString {
             let index = try reader.varint()
             guard index < UInt64(strings.count) else { throw ByteReader.Malformed() }
-            return strings[Int(index)]
+            return WireString(strings[Int(index)])
         }
-        var shared: [String: [BindingIdentities.Identity]] = [:]
+        var shared: [WireString: [BindingIdentities.Identity]] = [:]
         for _ in 0..<(try reader.count()) {
             let binding = try text()
             var list: [BindingIdentities.Identity] = []
@@ -160,14 +163,15 @@ public struct ReplayMaps: Sendable, Equatable {
         }
         var redemptions: [GrantRedemption.Effect] = []
         for _ in 0..<(try reader.count()) {
-            guard let ref = ContentAddress(hex: try text()), let type = Grant.GrantType(rawValue: try text()) else {
+            guard let ref = ContentAddress(hex: try text().text), let type = Grant.GrantType(rawValue: try text().text)
+            else {
                 throw ByteReader.Malformed()
             }
             let (authority, caseId, grantee, from, to) = (try text(), try text(), try text(), try text(), try text())
             redemptions.append(
                 GrantRedemption.Effect(
                     grantRef: ref, grantType: type, authority: authority, caseId: caseId, grantee: grantee,
-                    fromBinding: from, toBinding: to.isEmpty ? nil : to, redeemedAt: try reader.instant()))
+                    fromBinding: from, toBinding: to.text.isEmpty ? nil : to, redeemedAt: try reader.instant()))
         }
         var attempts: [StatusAttempt] = []
         var manifests: [AuthorityManifest] = []

@@ -40,14 +40,14 @@ public struct ReplayState: Sendable, Equatable {
     }
 
     /// Whether a mandate so far names `binding`.
-    public func isMandated(_ binding: String) -> Bool { maps.bindings[binding]?.isMandated ?? false }
+    public func isMandated(_ binding: WireString) -> Bool { maps.bindings[binding]?.isMandated ?? false }
 
     /// The verdicts about `binding` received so far, as the evaluator's facts.
-    public func facts(of binding: String) -> [VerdictFact] { maps.bindings[binding]?.facts ?? [] }
+    public func facts(of binding: WireString) -> [VerdictFact] { maps.bindings[binding]?.facts ?? [] }
 
     /// The verdicts that may fold on `binding`: its own and those of every binding a redeemed recovery moves
     /// into it (`GrantRedemption.sources(of:_:)`); the fold places each at its time.
-    public func foldFacts(of binding: String, redemptions: [GrantRedemption.Effect]) -> [VerdictFact] {
+    public func foldFacts(of binding: WireString, redemptions: [GrantRedemption.Effect]) -> [VerdictFact] {
         GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
     }
 
@@ -61,7 +61,7 @@ public struct ReplayState: Sendable, Equatable {
     /// Each redemption `step` adds, judged in order against the state before it, the step's verdicts
     /// (`newFacts`, by binding) and the redemptions before it in the step: the one judgement
     /// GrantPolicy reports and WriteReplayPolicy replays.
-    func judgedRedemptions(in step: CommitStep, newFacts: [String: [VerdictFact]])
+    func judgedRedemptions(in step: CommitStep, newFacts: [WireString: [VerdictFact]])
         -> [(file: LoadedFile, judgement: Result<GrantRedemption.Effect, GrantRedemption.Refusal>)]
     {
         var earlier = maps.redemptions
@@ -79,8 +79,8 @@ public struct ReplayState: Sendable, Equatable {
     }
 
     /// The step's verdicts the replay executes, by the binding they name.
-    static func newFacts(in step: CommitStep) -> [String: [VerdictFact]] {
-        var found: [String: [VerdictFact]] = [:]
+    static func newFacts(in step: CommitStep) -> [WireString: [VerdictFact]] {
+        var found: [WireString: [VerdictFact]] = [:]
         for file in step.files {
             if let fact = file.executedFact { found[fact.deviceBinding, default: []].append(fact) }
         }
@@ -88,10 +88,10 @@ public struct ReplayState: Sendable, Equatable {
     }
 
     /// The bits of `binding`'s last successful write so far.
-    public func lastWritten(of binding: String) -> DeviceBits? { maps.bindings[binding]?.lastWritten }
+    public func lastWritten(of binding: WireString) -> DeviceBits? { maps.bindings[binding]?.lastWritten }
 
     /// Changes `binding`'s record (a new one when the ledger has not named it before).
-    mutating func update(_ binding: String, _ change: (inout BindingRecord) -> Void) {
+    mutating func update(_ binding: WireString, _ change: (inout BindingRecord) -> Void) {
         var record = maps.bindings[binding] ?? BindingRecord()
         change(&record)
         maps.bindings.set(binding, record)

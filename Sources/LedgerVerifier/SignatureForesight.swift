@@ -22,7 +22,7 @@ final class SignatureForesight {
     private var manifestBytes = 0
     /// The last manifest read of each authority: the guess for a record whose manifest is reached through
     /// records this thread does not keep (a verdict's, through its mandate: ``SignatureRule/manifestAuthority``).
-    private var latestManifests: [String: AuthorityManifest] = [:]
+    private var latestManifests: [WireString: AuthorityManifest] = [:]
 
     /// Starting from `descriptor`: the one in force at the commit before the first read (nil at the root).
     init(descriptor: LedgerDescriptor?) {

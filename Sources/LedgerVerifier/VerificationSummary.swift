@@ -27,7 +27,7 @@ public struct VerificationSummary: Sendable {
     /// The transparency log at the tip: its verifier key, size and root (FORMAT "Transparency").
     public var transparencyLog: (key: NoteKey, size: Int, root: Merkle.Hash)?
     /// Device bindings named by mandates of several identities, with each identity's acceptance.
-    public var sharedBindings: [String: [BindingIdentities.Identity]] = [:]
+    public var sharedBindings: [WireString: [BindingIdentities.Identity]] = [:]
     /// The log handovers of the history, oldest first (the remembered ones and this run's).
     public var logHandovers: [LogHandover] = []
     /// The commit an incremental run started after, if any.
@@ -80,14 +80,14 @@ public struct VerificationSummary: Sendable {
                 sharedBindings.sorted { $0.key < $1.key }.map { binding, identities in
                     .object(
                         JSONObject([
-                            ("binding", .string(binding)),
+                            ("binding", .string(binding.text)),
                             (
                                 "identities",
                                 .array(
                                     identities.map {
                                         .object(
                                             JSONObject([
-                                                ("user", .string($0.user)),
+                                                ("user", .string($0.user.text)),
                                                 ("acceptedAt", .string($0.acceptedAt.rfc3339)),
                                             ]))
                                     })

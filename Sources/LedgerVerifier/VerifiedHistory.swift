@@ -9,29 +9,29 @@ public final class VerifiedHistory {
     /// Every binding's record (identity, last written bits, facts), as verification left it.
     public let bindingTable: BindingTable
     /// Received verdicts by device binding (the whole map, built on first use; ``facts(of:)`` for one).
-    public private(set) lazy var facts: [String: [VerdictFact]] = {
-        var all: [String: [VerdictFact]] = [:]
+    public private(set) lazy var facts: [WireString: [VerdictFact]] = {
+        var all: [WireString: [VerdictFact]] = [:]
         bindingTable.forEach { binding, record in if !record.facts.isEmpty { all[binding] = record.facts } }
         return all
     }()
     /// Each binding's last successful write as of the tip (see ``lastWritten(at:)`` for earlier times).
-    public private(set) lazy var lastWritten: [String: DeviceBits] = {
-        var all: [String: DeviceBits] = [:]
+    public private(set) lazy var lastWritten: [WireString: DeviceBits] = {
+        var all: [WireString: DeviceBits] = [:]
         bindingTable.forEach { binding, record in if let bits = record.lastWritten { all[binding] = bits } }
         return all
     }()
     private let lastWriteTime: Instant?
     private let logSize: Int64
-    private var writtenAt: [Instant: [String: DeviceBits]] = [:]
+    private var writtenAt: [Instant: [WireString: DeviceBits]] = [:]
     /// Every binding the ledger names — by a mandate, a received verdict or a write — sorted (the binding
     /// table's keys: it holds a record for exactly those).
-    public private(set) lazy var knownBindings: [String] = bindingTable.keys().sorted()
+    public private(set) lazy var knownBindings: [WireString] = bindingTable.keys().sorted()
     public let revocations: [DesignationRevocation.Effect]
     /// The grants redeemed within the rules (`GrantRedemption`).
     public let redemptions: [GrantRedemption.Effect]
     /// The verified tip, read through the one read model (its record index is the one verification built).
     public let snapshot: LedgerSnapshot
-    private var mandateIndex: (byUser: [String: [Mandate]], byBinding: [String: [Mandate]])?
+    private var mandateIndex: (byUser: [WireString: [Mandate]], byBinding: [WireString: [Mandate]])?
 
     init(snapshot: LedgerSnapshot, state: ReplayState) {
         self.snapshot = snapshot
@@ -54,7 +54,7 @@ public final class VerifiedHistory {
 
     /// Each binding's last successful write recorded at or before `time` — what the device held then,
     /// as far as the log knows. Read from the log when `time` is before the latest write.
-    public func lastWritten(at time: Instant) -> [String: DeviceBits] {
+    public func lastWritten(at time: Instant) -> [WireString: DeviceBits] {
         if let lastWriteTime, time >= lastWriteTime { return lastWritten }
         if let cached = writtenAt[time] { return cached }
         // The history was verified, so its log reads; an unreadable one answers as if empty.
@@ -64,7 +64,7 @@ public final class VerifiedHistory {
     }
 
     /// `binding`'s last successful write recorded at or before `time`.
-    public func lastWritten(of binding: String, at time: Instant) -> DeviceBits? {
+    public func lastWritten(of binding: WireString, at time: Instant) -> DeviceBits? {
         if let lastWriteTime, time >= lastWriteTime { return bindingTable[binding]?.lastWritten }
         return lastWritten(at: time)[binding]
     }
@@ -76,10 +76,10 @@ public final class VerifiedHistory {
     }
 
     /// Every mandate at the tip, indexed by user key and by device binding (read once, on first use).
-    private func index() -> (byUser: [String: [Mandate]], byBinding: [String: [Mandate]]) {
+    private func index() -> (byUser: [WireString: [Mandate]], byBinding: [WireString: [Mandate]]) {
         if let mandateIndex { return mandateIndex }
-        var byUser: [String: [Mandate]] = [:]
-        var byBinding: [String: [Mandate]] = [:]
+        var byUser: [WireString: [Mandate]] = [:]
+        var byBinding: [WireString: [Mandate]] = [:]
         for mandate in (try? snapshot.all(Mandate.self)) ?? [] {
             byUser[mandate.userKey, default: []].append(mandate)
             byBinding[mandate.deviceBinding, default: []].append(mandate)
@@ -88,19 +88,19 @@ public final class VerifiedHistory {
         return (byUser, byBinding)
     }
 
-    public func mandates(ofUser user: String) -> [Mandate] { index().byUser[user] ?? [] }
-    public func mandates(onBinding binding: String) -> [Mandate] { index().byBinding[binding] ?? [] }
+    public func mandates(ofUser user: WireString) -> [Mandate] { index().byUser[user] ?? [] }
+    public func mandates(onBinding binding: WireString) -> [Mandate] { index().byBinding[binding] ?? [] }
 
     /// Whether the ledger knows `binding`: a mandate names it, or a verdict or a write does.
-    public func knows(binding: String) -> Bool {
+    public func knows(binding: WireString) -> Bool {
         bindingTable[binding] != nil
     }
 
     /// The verdicts about `binding` received by the tip.
-    public func facts(of binding: String) -> [VerdictFact] { bindingTable[binding]?.facts ?? [] }
+    public func facts(of binding: WireString) -> [VerdictFact] { bindingTable[binding]?.facts ?? [] }
 
     /// The verdicts that may fold on `binding`: its own and those a redeemed recovery moves into it.
-    public func foldFacts(of binding: String) -> [VerdictFact] {
+    public func foldFacts(of binding: WireString) -> [VerdictFact] {
         GrantRedemption.sources(of: binding, redemptions).flatMap { facts(of: $0) }
     }
 
@@ -109,8 +109,9 @@ public final class VerifiedHistory {
     /// reinstalled app signs no new mandate; its grantee's mandate moved with the recovery). More than one
     /// is legitimate (a new holder, a reinstall under a new identity) but never silent: gate and reconcile
     /// show it.
-    public func identities(onBinding binding: String, at time: Instant) -> [(user: String, acceptedAt: Instant)] {
-        var first: [String: Instant] = [:]
+    public func identities(onBinding binding: WireString, at time: Instant) -> [(user: WireString, acceptedAt: Instant)]
+    {
+        var first: [WireString: Instant] = [:]
         for source in GrantRedemption.sources(of: binding, redemptions) {
             for mandate in mandates(onBinding: source)
             where mandate.acceptedAt <= time && GrantRedemption.binding(of: mandate, at: time, redemptions) == binding {
@@ -121,7 +122,7 @@ public final class VerifiedHistory {
     }
 
     /// The gate's input for a binding (or the binding an identity's newest mandate names).
-    public func gateInput(binding: String, user: String?, appleBits: DeviceBits?, at time: Instant)
+    public func gateInput(binding: WireString, user: WireString?, appleBits: DeviceBits?, at time: Instant)
         -> GateEvaluator.Input
     {
         var input = GateEvaluator.Input(

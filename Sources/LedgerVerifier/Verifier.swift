@@ -177,7 +177,7 @@ public enum Verifier {
         summary.logHead = state.logHead
         summary.writeEntries = state.logSize
         summary.ledgerId = state.descriptor?.ledgerId
-        summary.interface = state.descriptor?.interface
+        summary.interface = state.descriptor?.interface.text
         summary.appleAccount = state.descriptor?.appleAccount
         summary.signers = state.signers?.keys.map { OpenSSHKey.fingerprint($0) } ?? []
         summary.sharedBindings = state.maps.identities.shared

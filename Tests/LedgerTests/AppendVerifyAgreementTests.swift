@@ -121,7 +121,8 @@ struct AppendVerifyAgreementTests {
 
     static func entry(_ sequence: Int64, previous: String, entryHash: String? = nil) -> JSONObject {
         var object = try! WriteLogEntry(
-            sequence: sequence, recordedAt: "2026-08-12T02:30:00Z", deviceBinding: FixtureLedger.bindings[0],
+            sequence: sequence, recordedAt: "2026-08-12T02:30:00Z",
+            deviceBinding: WireString(FixtureLedger.bindings[0]),
             authorizedBy: "reconciliation", caseOpen: true, banned: false, outcome: "ok", previousHash: previous
         ).json
         if let entryHash { object.set("entryHash", .string(entryHash)) }

@@ -15,13 +15,13 @@ struct EvaluatorTests {
         componentId: "onym:component:authority-b", seed: FixtureSeed.repeated(0x08),
         appellate: "onym:component:appeals-court")
     static let user = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x05))!
-    static let binding = "enrollment:device-1"
+    static let binding: WireString = "enrollment:device-1"
 
     static func mandate(_ authority: FixtureAuthority = authority) -> Mandate {
         try! Mandate(
             json: FixtureRecords.mandate(
                 user: user, interface: FixtureInterface(), authority: authority,
-                classes: ["csam", "unsolicited-pornography", "permanent-harm"], deviceBinding: binding,
+                classes: ["csam", "unsolicited-pornography", "permanent-harm"], deviceBinding: binding.text,
                 acceptedAt: "2026-08-01T00:00:00Z"))
     }
 
@@ -136,10 +136,10 @@ struct EvaluatorTests {
         let survivor = Self.fact(.ban, "c", decided: "2026-08-10T00:00:00Z", authority: Self.appealed)
         let revocations = [
             DesignationRevocation.Effect(
-                authority: Self.authority.componentId, effectiveAt: Self.t("2026-08-12T00:00:00Z"),
+                authority: WireString(Self.authority.componentId), effectiveAt: Self.t("2026-08-12T00:00:00Z"),
                 determinedAt: Self.t("2026-08-12T00:00:00Z")),
             DesignationRevocation.Effect(
-                authority: Self.appealed.componentId, effectiveAt: Self.t("2026-08-12T00:00:00Z"),
+                authority: WireString(Self.appealed.componentId), effectiveAt: Self.t("2026-08-12T00:00:00Z"),
                 determinedAt: Self.t("2026-08-12T00:00:00Z")),
         ]
         #expect(
@@ -161,7 +161,7 @@ struct EvaluatorTests {
         -> GateEvaluator.Answer
     {
         var input = GateEvaluator.Input(binding: Self.binding, facts: facts, appleBits: apple, at: Self.t(time))
-        input.user = user
+        input.user = user.map { WireString($0) }
         input.userMandates = mandates
         let verdicts = Dictionary(
             uniqueKeysWithValues: facts.map { fact -> (ContentAddress, Verdict) in
@@ -170,7 +170,7 @@ struct EvaluatorTests {
                     try! Verdict(
                         json: FixtureRecords.verdict(
                             fact.disposition == .ban ? .ban : (fact.disposition == .dismiss ? .dismiss : .openCase),
-                            caseId: fact.caseId,
+                            caseId: fact.caseId.text,
                             mandate: Self.mandate(), authority: Self.authority, classId: "csam",
                             decidedAt: fact.decidedAt.rfc3339,
                             extra: [("appealUrl", .string("https://a.example/appeal"))]))
@@ -209,7 +209,7 @@ struct EvaluatorTests {
         let fresh = try! Mandate(
             json: FixtureRecords.mandate(
                 user: newHolder, interface: FixtureInterface(), authority: Self.authority, classes: ["csam"],
-                deviceBinding: Self.binding, acceptedAt: "2026-08-10T12:00:00Z"))
+                deviceBinding: Self.binding.text, acceptedAt: "2026-08-10T12:00:00Z"))
         let routed = gate(
             [], apple: DeviceBits(caseOpen: false, banned: true), at: "2026-08-11T00:00:00Z",
             user: newHolder.publicKey.onymKey, mandates: [fresh])
@@ -225,7 +225,7 @@ struct EvaluatorTests {
         let mintedMandate = try! Mandate(
             json: FixtureRecords.mandate(
                 user: minted, interface: FixtureInterface(), authority: Self.authority, classes: ["csam"],
-                deviceBinding: Self.binding, acceptedAt: "2026-08-05T00:00:00Z"))
+                deviceBinding: Self.binding.text, acceptedAt: "2026-08-05T00:00:00Z"))
         let ban = try! Verdict(
             json: FixtureRecords.verdict(
                 .ban, caseId: "m", mandate: mintedMandate, authority: Self.authority, classId: "csam",
@@ -235,7 +235,7 @@ struct EvaluatorTests {
         var input = GateEvaluator.Input(
             binding: Self.binding, facts: [fact], appleBits: DeviceBits(caseOpen: false, banned: true),
             at: Self.t("2026-08-11T00:00:00Z"))
-        input.user = Self.user.publicKey.onymKey
+        input.user = WireString(Self.user.publicKey.onymKey)
         input.userMandates = [Self.mandate()]
         let lookup = GateEvaluator.Lookup(
             verdict: { $0 == ban.ref ? ban : nil }, mandate: { _ in mintedMandate },
@@ -243,7 +243,7 @@ struct EvaluatorTests {
         let answer = GateEvaluator.answer(input, lookup: lookup)
         #expect(answer.result == .checkRequired(.reidentificationRequired))
         // The accused identity itself is banned.
-        input.user = minted.publicKey.onymKey
+        input.user = WireString(minted.publicKey.onymKey)
         input.userMandates = [mintedMandate]
         guard case .banned = GateEvaluator.answer(input, lookup: lookup).result else {
             Issue.record("the accused identity should be banned")
@@ -297,7 +297,8 @@ struct EvaluatorTests {
         func entry(_ caseOpen: Bool, _ banned: Bool, _ by: String, at: String = "2026-08-10T01:00:00Z") -> WriteLogEntry
         {
             try! WriteLogEntry(
-                sequence: 1, recordedAt: at, deviceBinding: Self.binding, authorizedBy: by, caseOpen: caseOpen,
+                sequence: 1, recordedAt: at, deviceBinding: Self.binding, authorizedBy: WireString(by),
+                caseOpen: caseOpen,
                 banned: banned, outcome: "ok", previousHash: "genesis")
         }
         #expect(WriteReplay.unexplained(entry(false, true, ban.ref.hex), facts: [ban]) == nil)

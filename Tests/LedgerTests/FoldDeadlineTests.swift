@@ -165,7 +165,8 @@ struct FoldDeadlineTests {
         #expect(open.decisionDeadline == Instant.parse("2026-03-30T00:00:00.221Z"))
         func write(_ at: String, _ by: String, caseOpen: Bool) throws -> WriteLogEntry {
             try WriteLogEntry(
-                sequence: 1, recordedAt: at, deviceBinding: open.deviceBinding, authorizedBy: by, caseOpen: caseOpen,
+                sequence: 1, recordedAt: at, deviceBinding: open.deviceBinding, authorizedBy: WireString(by),
+                caseOpen: caseOpen,
                 banned: false, outcome: "ok", fieldsWritten: nil, previousHash: WriteLogEntry.genesis)
         }
         let cleared = try write("2026-03-30T00:00:00Z", EvaluatorRule.decisionDeadlineDefault.rawValue, caseOpen: false)

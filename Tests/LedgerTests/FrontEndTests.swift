@@ -31,7 +31,7 @@ struct FrontEndTests {
             subject: .user(ExampleLedgerTests.actor("bruno")), at: Instant.parse("2026-06-10T00:00:00Z")!
         )
         .answer(over: ledger)
-        #expect(bruno.binding == Self.binding("bruno"))
+        #expect(bruno.binding == WireString(Self.binding("bruno")))
         guard case .banned = bruno.result else {
             Issue.record("Bruno is banned on 06-10: \(bruno.explanation)")
             return
@@ -57,7 +57,7 @@ struct FrontEndTests {
         #expect(dmitri.row.isOverdueClear)
         #expect(dmitri.row.write == .clear)
         #expect(dmitri.row.intended.authorizedBy == "expiry")
-        #expect(report.overdue.map(\.row.binding).contains(Self.binding("dmitri")))
+        #expect(report.overdue.map(\.row.binding).contains(WireString(Self.binding("dmitri"))))
         #expect(report.json["pendingWrites"] == .integer(Int64(report.pending.count)))
         #expect(throws: AuditedLedger.UnknownBinding.self) {
             try ReconcileQuery(at: Instant.parse("2026-07-15T00:00:00Z")!, binding: "enrollment:nope").reconcile(ledger)

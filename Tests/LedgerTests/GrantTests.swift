@@ -136,7 +136,7 @@ struct GrantTests {
             at: tip, in: repository, signer: Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x01))!.publicKey,
             now: Instant.parse("2026-09-01T00:00:00Z")!)
         #expect(state.maps.redemptions.map { $0.grantType } == [Grant.GrantType.recovery, .unban])
-        #expect(state.maps.redemptions.first?.toBinding == Self.new)
+        #expect(state.maps.redemptions.first?.toBinding == WireString(Self.new))
         #expect(
             ReplayMaps(smallFile: state.maps.smallFileBytes(tip: tip), tip: tip)?.redemptions == state.maps.redemptions)
     }
@@ -227,7 +227,9 @@ struct GrantTests {
 
 @Suite("Recoveries at one instant")
 struct SameInstantRecoveryTests {
-    static func recovery(_ tag: UInt8, from: String, to: String, at seconds: Int64 = 1_000) -> GrantRedemption.Effect {
+    static func recovery(_ tag: UInt8, from: WireString, to: WireString, at seconds: Int64 = 1_000)
+        -> GrantRedemption.Effect
+    {
         GrantRedemption.Effect(
             grantRef: ContentAddress(bytes: [UInt8](repeating: tag, count: 32)), grantType: .recovery,
             authority: "onym:component:a", caseId: "c1", grantee: "u1", fromBinding: from, toBinding: to,

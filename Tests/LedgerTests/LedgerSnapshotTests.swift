@@ -51,7 +51,7 @@ struct LedgerSnapshotTests {
         let snapshot = try LedgerSnapshot(repository: repository, tip: tip)
         let trailers = try #require(snapshot.trailers)
         // An independent fold: every log entry git lists, in name order, the last successful write wins.
-        var expected: [String: DeviceBits] = [:]
+        var expected: [WireString: DeviceBits] = [:]
         let paths = Self.git(["ls-tree", "-r", "--name-only", tip.hex, "log/"]).split(separator: "\n").sorted()
         #expect(Int64(paths.count) == trailers.logSize)
         for path in paths {
@@ -59,7 +59,7 @@ struct LedgerSnapshotTests {
             guard case .string("ok")? = object["outcome"], case .string(let binding)? = object["deviceBinding"],
                 case .bool(let caseOpen)? = object["caseOpen"], case .bool(let banned)? = object["banned"]
             else { continue }
-            expected[binding] = DeviceBits(caseOpen: caseOpen, banned: banned)
+            expected[WireString(binding)] = DeviceBits(caseOpen: caseOpen, banned: banned)
         }
         #expect(!expected.isEmpty)
         #expect(try snapshot.lastWrittenBits(upTo: trailers.logSize) == expected)

@@ -87,9 +87,10 @@ struct PublicReportTests {
         let actors = try String(
             contentsOf: ExampleLedgerTests.example.appendingPathComponent("actors.tsv"), encoding: .utf8)
         for line in actors.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t").map(String.init)
+            let fields = line.split(separator: "\t").map { WireString(String($0)) }
             let path =
-                fields[2].hasPrefix("onym:component:") ? SiteLinks.authority(fields[2]) : SiteLinks.binding(fields[2])
+                fields[2].hasBytePrefix("onym:component:")
+                ? SiteLinks.authority(fields[2]) : SiteLinks.binding(fields[2])
             #expect(files.contains(path), "\(fields[0]) has no page")
         }
     }
@@ -101,7 +102,7 @@ struct PublicReportTests {
         let html = try String(contentsOfFile: site + "/" + SiteLinks.binding(bruno), encoding: .utf8)
         // Against the ledger itself: every write entry git lists for this binding appears, with its sequence.
         let ledger = ExampleLedgerTests.example.appendingPathComponent("ledger.git").path
-        let listed = runProcess("git", ["--git-dir", ledger, "grep", "-l", bruno, "main", "--", "log/"]).stdout
+        let listed = runProcess("git", ["--git-dir", ledger, "grep", "-l", bruno.text, "main", "--", "log/"]).stdout
             .split(separator: "\n")
         #expect(!listed.isEmpty)
         for line in listed {
@@ -222,7 +223,7 @@ struct PublicReportTests {
         }
     }
 
-    static func actorBinding(_ name: String) -> String? { actorField(name, 2) }
+    static func actorBinding(_ name: String) -> WireString? { actorField(name, 2).map { WireString($0) } }
 
     static func actorKey(_ name: String) -> String? { actorField(name, 1) }
 

@@ -23,7 +23,7 @@ struct ReferenceVectorTests {
         let user = Ed25519.PrivateKey(seed: Hex.decode(vector["userSeedHex"] as! String)!)!
         #expect(user.publicKey.onymKey == vector["userKey"] as! String)
         let root = Hex.decode(vector["interfaceRootSeedHex"] as! String)!
-        let interface = InterfaceKeyDerivation.privateKey(root: root, authority: mandate.authority, epoch: 0)
+        let interface = InterfaceKeyDerivation.privateKey(root: root, authority: mandate.authority.text, epoch: 0)
         #expect(interface.publicKey.onymKey == vector["interfaceKey"] as! String)
         #expect(mandate.interfaceSignatureStatus(candidates: [interface.publicKey]) == .valid)
 
@@ -33,7 +33,7 @@ struct ReferenceVectorTests {
             Base64.encode(interface.signature(for: mandate.signingBytes)) == vector["interfaceSignature"] as! String)
 
         // A different epoch derives a different key, which does not verify.
-        let epoch1 = InterfaceKeyDerivation.privateKey(root: root, authority: mandate.authority, epoch: 1)
+        let epoch1 = InterfaceKeyDerivation.privateKey(root: root, authority: mandate.authority.text, epoch: 1)
         #expect(epoch1.publicKey != interface.publicKey)
         #expect(mandate.interfaceSignatureStatus(candidates: [epoch1.publicKey]) == .invalid)
         #expect(mandate.interfaceSignatureStatus(candidates: []) == .keyUnknown)
@@ -63,7 +63,8 @@ struct ReferenceVectorTests {
         for (index, row) in (Self.expected["writeLogChain"] as! [[String: Any]]).enumerated() {
             let entry = try WriteLogEntry(
                 sequence: Int64(index + 1), recordedAt: row["recordedAt"] as! String,
-                deviceBinding: row["deviceBinding"] as! String, authorizedBy: row["authorizedBy"] as! String,
+                deviceBinding: WireString(row["deviceBinding"] as! String),
+                authorizedBy: WireString(row["authorizedBy"] as! String),
                 caseOpen: row["caseOpen"] as! Bool, banned: row["banned"] as! Bool, outcome: row["outcome"] as! String,
                 previousHash: previous)
             #expect(entry.previousHash == row["previousHash"] as! String)

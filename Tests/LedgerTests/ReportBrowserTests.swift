@@ -1,4 +1,5 @@
 import Foundation
+import LedgerFormat
 import Testing
 
 @testable import LedgerReport
@@ -114,7 +115,7 @@ struct ReportBrowserTests {
     @Test func brunosPageIsReachedByBrowsingAndBySearch() throws {
         let scratch = ScratchDirectory()
         let site = PublicReportTests.exampleSite(scratch)
-        let bruno = try #require(PublicReportTests.actorBinding("bruno"))
+        let bruno = try #require(PublicReportTests.actorBinding("bruno")).text
         let brunoKey = ExampleLedgerTests.actor("bruno")
         // Browsing, without JavaScript's help: overview → binding index → the page that lists bruno → his page.
         let overview = URL(fileURLWithPath: site + "/index.html")

@@ -82,7 +82,7 @@ struct SchemaAgreementTests {
         )
         let entry = try! WriteLogEntry(
             sequence: 1, recordedAt: "2026-08-18T01:00:00Z", deviceBinding: "enrollment:1",
-            authorizedBy: try! Verdict(json: ban).ref.hex, caseOpen: false, banned: true, outcome: "ok",
+            authorizedBy: WireString(try! Verdict(json: ban).ref.hex), caseOpen: false, banned: true, outcome: "ok",
             previousHash: WriteLogEntry.genesis)
         let failed = try! WriteLogEntry(
             sequence: 2, recordedAt: "2026-08-18T01:00:00Z", deviceBinding: "enrollment:1", authorizedBy: "expiry",

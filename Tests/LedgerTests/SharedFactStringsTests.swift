@@ -7,11 +7,11 @@ import LedgerFormat
 /// stay equal to the ones received, and the strings they repeat are one copy.
 @Suite struct SharedFactStringsTests {
     /// A new copy of `text` (its own storage, as a string decoded from a record is).
-    static func copy(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+    static func copy(_ text: String) -> WireString { WireString(String(decoding: Array(text.utf8), as: UTF8.self)) }
 
     /// Where a string's bytes are kept: two strings sharing storage have the same address.
-    static func storage(_ text: String) -> UnsafeRawPointer? {
-        text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    static func storage(_ text: WireString) -> UnsafeRawPointer? {
+        text.text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
     }
 
     static func fact(_ number: Int, case caseId: String, disposition: Verdict.Disposition, accused: [String])

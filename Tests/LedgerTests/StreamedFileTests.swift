@@ -155,7 +155,9 @@ struct StreamedFileTests {
                 #expect(RecordIndex.Codec.precedes(left, right) == (bytes < 0))
             }
         }
-        let strings = ["", "a", "ab", "b", "z", "é", "e\u{301}", "\u{FF61}", "𝄞", "a\u{0}", "Z", "~", "\u{7F}"]
+        let strings: [WireString] = [
+            "", "a", "ab", "b", "z", "é", "e\u{301}", "\u{FF61}", "𝄞", "a\u{0}", "Z", "~", "\u{7F}", "\u{212A}", "K",
+        ]
         for left in strings {
             for right in strings {
                 let bytes = SortedTable.compare(

@@ -138,7 +138,7 @@ struct WriterSafetyTests {
             #expect(entry.previousHash == previous)
             #expect(entry.recomputedHash == entry.entryHash)
             previous = entry.entryHash
-            seen[entry.authorizedBy, default: 0] += 1
+            seen[entry.authorizedBy.text, default: 0] += 1
         }
         #expect(seen.count == 2 * perWriter)
         #expect(seen.values.allSatisfy { $0 == 1 })

@@ -33,7 +33,7 @@ public enum DeviceFold {
     ///   of its case decided by then.
     public static func evaluate(
         _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [],
-        redemptions: [GrantRedemption.Effect] = [], on binding: String? = nil, at time: Instant
+        redemptions: [GrantRedemption.Effect] = [], on binding: WireString? = nil, at time: Instant
     )
         -> Result
     {
@@ -44,7 +44,7 @@ public enum DeviceFold {
         if let binding, !redeemed.isEmpty || facts.contains(where: { $0.deviceBinding != binding }) {
             facts = facts.filter { GrantRedemption.binding(of: $0, at: time, redeemed) == binding }
         }
-        var revokedAt: [String: Instant] = [:]
+        var revokedAt: [WireString: Instant] = [:]
         for revocation in revocations where revocation.applies(at: time) {
             revokedAt[revocation.authority] = min(
                 revokedAt[revocation.authority] ?? revocation.effectiveAt, revocation.effectiveAt)
@@ -97,7 +97,9 @@ public enum DeviceFold {
 
     /// F1 and F2: the verdicts known at `time`, each once (its earliest receipt), without those a
     /// revoked authority decided from the revocation's effective time on.
-    static func knownVerdicts(_ facts: [VerdictFact], revokedAt: [String: Instant], at time: Instant) -> [VerdictFact] {
+    static func knownVerdicts(_ facts: [VerdictFact], revokedAt: [WireString: Instant], at time: Instant)
+        -> [VerdictFact]
+    {
         var byRef: [ContentAddress: VerdictFact] = [:]
         for fact in facts where fact.knownAt <= time {
             if let revoked = revokedAt[fact.authority], fact.decidedAt >= revoked { continue }

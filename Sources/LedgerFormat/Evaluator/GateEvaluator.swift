@@ -3,7 +3,7 @@
 public enum GateEvaluator {
     /// What the gate knows about the session and the device.
     public struct Input: Sendable {
-        public var binding: String
+        public var binding: WireString
         public var facts: [VerdictFact]
         public var revocations: [DesignationRevocation.Effect] = []
         /// The grants redeemed (``GrantRedemption``): `facts` then holds the verdicts of every binding a
@@ -13,11 +13,11 @@ public enum GateEvaluator {
         public var appleBits: DeviceBits
         public var at: Instant
         /// The identity presenting the session (`--user`), when known.
-        public var user: String?
+        public var user: WireString?
         /// That identity's mandates on this binding.
         public var userMandates: [Mandate] = []
 
-        public init(binding: String, facts: [VerdictFact], appleBits: DeviceBits, at: Instant) {
+        public init(binding: WireString, facts: [VerdictFact], appleBits: DeviceBits, at: Instant) {
             self.binding = binding
             self.facts = facts
             self.appleBits = appleBits

@@ -2,7 +2,7 @@
 /// and the write the backend would make now — a dry run; nothing is written.
 public enum Reconciler {
     public struct Row: Sendable {
-        public let binding: String
+        public let binding: WireString
         /// The bits of the binding's last successful write (nil: never written).
         public let lastWritten: DeviceBits?
         public let intended: DeviceFold.Result
@@ -17,7 +17,7 @@ public enum Reconciler {
     }
 
     public static func row(
-        binding: String, facts: [VerdictFact], lastWritten: DeviceBits?,
+        binding: WireString, facts: [VerdictFact], lastWritten: DeviceBits?,
         revocations: [DesignationRevocation.Effect] = [], redemptions: [GrantRedemption.Effect] = [],
         at time: Instant
     ) -> Row {

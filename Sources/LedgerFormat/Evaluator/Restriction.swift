@@ -16,7 +16,7 @@ public struct Restriction: Sendable, Equatable {
     /// (``GrantRedemption``); an unban ends a restriction at its redemption.
     public static func all(
         _ facts: [VerdictFact], revocations: [DesignationRevocation.Effect] = [],
-        redemptions: [GrantRedemption.Effect] = [], on binding: String? = nil, upTo time: Instant
+        redemptions: [GrantRedemption.Effect] = [], on binding: WireString? = nil, upTo time: Instant
     ) -> [Restriction] {
         var instants: Set<Instant> = Set(redemptions.map(\.redeemedAt).filter { $0 <= time } + [time])
         for fact in facts {

@@ -6,9 +6,9 @@
 /// write it judges, and a copy is then one reference, not five and ~250 bytes. Equal when every field is.
 public final class VerdictFact: Sendable, Equatable {
     public let ref: ContentAddress
-    public let caseId: String
-    public let authority: String
-    public let deviceBinding: String
+    public let caseId: WireString
+    public let authority: WireString
+    public let deviceBinding: WireString
     public let disposition: Verdict.Disposition
     public let decidedAt: Instant
     public let executeAfter: Instant?
@@ -21,9 +21,9 @@ public final class VerdictFact: Sendable, Equatable {
     public let decisionDeadline: Instant?
     /// The consented manifest's `appellate`: an external forum (`onym:component:…`, not the issuing
     /// authority) is the successor-of-record that keeps a ban alive after designation revocation.
-    public let externalAppellate: String?
+    public let externalAppellate: WireString?
     /// The accused identities (for the new-holder fast path).
-    public let accusedKeys: [String]
+    public let accusedKeys: [WireString]
 
     public static func == (left: VerdictFact, right: VerdictFact) -> Bool {
         left === right
@@ -57,7 +57,9 @@ public final class VerdictFact: Sendable, Equatable {
         } else {
             decisionDeadline = nil
         }
-        if let appellate = manifest?.appellate, appellate.hasPrefix("onym:component:"), appellate != verdict.authority {
+        if let appellate = manifest?.appellate, appellate.hasBytePrefix("onym:component:"),
+            appellate != verdict.authority
+        {
             externalAppellate = appellate
         } else {
             externalAppellate = nil
@@ -66,9 +68,10 @@ public final class VerdictFact: Sendable, Equatable {
 
     /// A fact as remembered in local state (the replay snapshot), field by field.
     public init(
-        ref: ContentAddress, caseId: String, authority: String, deviceBinding: String, disposition: Verdict.Disposition,
+        ref: ContentAddress, caseId: WireString, authority: WireString, deviceBinding: WireString,
+        disposition: Verdict.Disposition,
         decidedAt: Instant, executeAfter: Instant?, banExpires: Instant?, receivedAt: Instant,
-        decisionDeadline: Instant?, externalAppellate: String?, accusedKeys: [String]
+        decisionDeadline: Instant?, externalAppellate: WireString?, accusedKeys: [WireString]
     ) {
         self.ref = ref
         self.caseId = caseId
@@ -104,10 +107,10 @@ public final class VerdictFact: Sendable, Equatable {
 
     /// A case, named by its authority and the authority's case id.
     public struct CaseKey: Hashable, Sendable {
-        public let authority: String
-        public let caseId: String
+        public let authority: WireString
+        public let caseId: WireString
 
-        public init(authority: String, caseId: String) {
+        public init(authority: WireString, caseId: WireString) {
             self.authority = authority
             self.caseId = caseId
         }

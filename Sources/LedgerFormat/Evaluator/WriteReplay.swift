@@ -86,7 +86,7 @@ public enum WriteReplay {
                     "requested bits \(requested) at \(entry.recordedAt.rfc3339) but the rules give \(intended.bits) "
                     + "(governed by \(intended.authorizedBy))")
         }
-        if entry.authorizedBy != intended.authorizedBy {
+        if entry.authorizedBy != WireString(intended.authorizedBy) {
             return Mismatch(
                 requested: requested, intended: intended,
                 reason:

@@ -57,20 +57,20 @@ public struct LedgerDescriptor: Sendable, Equatable {
     }
 
     public var ledgerId: String
-    public var interface: String
+    public var interface: WireString
     public var profile: ContentAddress?
     public var appleAccount: AppleAccount?
     public var interfaceRootKey: Ed25519.PublicKey?
     /// authority componentId → its rotated keys, oldest epoch first.
-    public var authorityKeys: [String: [EpochKey]]
+    public var authorityKeys: [WireString: [EpochKey]]
     /// The ledger as a transparency log (docs/FORMAT.md, "Transparency"): the Ed25519 verifier key its checkpoints are
     /// signed with, whose name is the log's origin (C2SP signed-note `<origin>+<key ID>+<key>`). The writer sets it at
     /// `init`.
     public var log: NoteKey?
 
     public init(
-        ledgerId: String, interface: String, profile: ContentAddress? = nil, appleAccount: AppleAccount? = nil,
-        interfaceRootKey: Ed25519.PublicKey? = nil, authorityKeys: [String: [EpochKey]] = [:], log: NoteKey? = nil
+        ledgerId: String, interface: WireString, profile: ContentAddress? = nil, appleAccount: AppleAccount? = nil,
+        interfaceRootKey: Ed25519.PublicKey? = nil, authorityKeys: [WireString: [EpochKey]] = [:], log: NoteKey? = nil
     ) {
         self.log = log
         self.ledgerId = ledgerId
@@ -83,7 +83,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
 
     /// The keys a mandate for `authority` may be countersigned with: the root (epoch 0) and every
     /// epoch the descriptor lists for that authority — a rotation does not void earlier mandates.
-    public func countersigningKeys(for authority: String) -> [Ed25519.PublicKey] {
+    public func countersigningKeys(for authority: WireString) -> [Ed25519.PublicKey] {
         (interfaceRootKey.map { [$0] } ?? []) + (authorityKeys[authority] ?? []).map(\.key)
     }
 
@@ -129,7 +129,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
         let keys = try reader.object("interfaceKeys")
         try keys.rejectUnknownKeys(allowed: ["root", "authorities"])
         interfaceRootKey = keys.has("root") ? try keys.onymKey("root") : nil
-        var authorityKeys: [String: [EpochKey]] = [:]
+        var authorityKeys: [WireString: [EpochKey]] = [:]
         if let authorities = try keys.optionalObject("authorities") {
             for member in authorities.object.members {
                 var epochs: [EpochKey] = []
@@ -146,7 +146,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
                     }
                     epochs.append(EpochKey(epoch: epoch, key: try entry.onymKey("key")))
                 }
-                authorityKeys[member.key] = epochs
+                authorityKeys[WireString(member.key)] = epochs
             }
         }
         self.authorityKeys = authorityKeys
@@ -207,7 +207,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
     public var json: JSONObject {
         var object = JSONObject([
             ("formatVersion", .integer(Self.formatVersion)), ("ledgerId", .string(ledgerId)),
-            ("interface", .string(interface)),
+            ("interface", .string(interface.text)),
         ])
         if let profile { object.set("profile", .string(profile.hex)) }
         if let appleAccount {
@@ -219,7 +219,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
             var authorities = JSONObject()
             for (authority, epochs) in authorityKeys {
                 authorities.set(
-                    authority,
+                    authority.text,
                     .array(
                         epochs.map { epoch in
                             .object(

@@ -8,7 +8,7 @@ public struct AuthorityManifest: Sendable, Equatable {
 
     /// One violation class and its terms (`types.rs::ViolationClass`).
     public struct ViolationClass: Sendable {
-        public let classId: String
+        public let classId: WireString
         public let responseWindowDays: Int64
         public let decisionDeadlineDays: Int64
         public let appealWindowDays: Int64
@@ -20,13 +20,13 @@ public struct AuthorityManifest: Sendable, Equatable {
     public let json: JSONObject
     /// SHA-256 of ``rawBytes``.
     public let hash: ContentAddress
-    public let componentId: String
+    public let componentId: WireString
     public let operatorKey: Ed25519.PublicKey
     public let classes: [ViolationClass]
     public let validUntil: Instant
     /// `self` or the `onym:component:` of an external appellate forum (the successor-of-record
     /// under designation revocation, onym-wire.md §9).
-    public let appellate: String?
+    public let appellate: WireString?
     public let newHolderAppeal: String?
 
     public init(rawBytes: [UInt8]) throws(LedgerFormatError) {
@@ -38,17 +38,17 @@ public struct AuthorityManifest: Sendable, Equatable {
         operatorKey = try fields.onymKey("operator")
         _ = try fields.string("moderationProfileId")
         validUntil = try fields.timestamp("validUntil")
-        appellate = try fields.optionalString("appellate")
+        appellate = try fields.optionalWireString("appellate")
         newHolderAppeal = try fields.optionalString("newHolderAppeal")
         var classes: [ViolationClass] = []
-        var seen: Set<String> = []
+        var seen: Set<WireString> = []
         for (index, element) in try fields.array("violationClasses").enumerated() {
             let path = "$.violationClasses[\(index)]"
             guard case .object(let object) = element else {
                 throw LedgerFormatError(.wrongType, "expected an object, found \(element.typeName)", path: path)
             }
             let term = FieldReader(object, path: path)
-            let classId = try term.nonEmptyString("classId")
+            let classId = try term.nonEmptyWireString("classId")
             guard seen.insert(classId).inserted else {
                 throw LedgerFormatError(.invalidValue, "class \"\(classId)\" is declared twice", path: path)
             }
@@ -79,7 +79,7 @@ public struct AuthorityManifest: Sendable, Equatable {
         self.hash = SHA256.hash(rawBytes)
     }
 
-    public func violationClass(_ classId: String) -> ViolationClass? {
+    public func violationClass(_ classId: WireString) -> ViolationClass? {
         classes.first { $0.classId == classId }
     }
 

@@ -35,8 +35,9 @@ public struct CaseNotice: Sendable, Equatable {
     /// evidenceSummary = reasoning, deadlines = decidedAt + the class's windows.
     public init(projecting verdict: Verdict, terms: AuthorityManifest.ViolationClass) {
         self.init(
-            caseId: verdict.caseId, authority: verdict.authority, accused: verdict.accusedKeys.first ?? "",
-            mandateRef: verdict.mandateRef.hex, classId: verdict.classId, evidenceSummary: verdict.reasoning,
+            caseId: verdict.caseId.text, authority: verdict.authority.text,
+            accused: verdict.accusedKeys.first?.text ?? "",
+            mandateRef: verdict.mandateRef.hex, classId: verdict.classId.text, evidenceSummary: verdict.reasoning,
             responseDeadline: verdict.decidedAt.adding(days: terms.responseWindowDays).rfc3339,
             decisionDeadline: verdict.decidedAt.adding(days: terms.decisionDeadlineDays).rfc3339,
             signature: Base64.encode(verdict.signature))

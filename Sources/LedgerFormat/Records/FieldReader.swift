@@ -41,6 +41,19 @@ public struct FieldReader: Sendable {
         return text
     }
 
+    /// A required string that is matched or grouped by its bytes (``WireString``).
+    public func wireString(_ key: String) throws(LedgerFormatError) -> WireString { WireString(try string(key)) }
+
+    public func optionalWireString(_ key: String) throws(LedgerFormatError) -> WireString? {
+        guard has(key) else { return nil }
+        return try wireString(key)
+    }
+
+    /// A required ``WireString`` that must not be empty after trimming whitespace.
+    public func nonEmptyWireString(_ key: String) throws(LedgerFormatError) -> WireString {
+        WireString(try nonEmptyString(key))
+    }
+
     public func integer(_ key: String) throws(LedgerFormatError) -> Int64 {
         let found = try value(key)
         guard case .integer(let number) = found else { throw wrongType(key, "an integer", found) }
@@ -70,6 +83,10 @@ public struct FieldReader: Sendable {
             strings.append(text)
         }
         return strings
+    }
+
+    public func wireStringArray(_ key: String) throws(LedgerFormatError) -> [WireString] {
+        try stringArray(key).map { WireString($0) }
     }
 
     public func object(_ key: String) throws(LedgerFormatError) -> FieldReader {
@@ -125,10 +142,10 @@ public struct FieldReader: Sendable {
         }
     }
 
-    /// Requires an `onym:component:` identifier.
-    public func componentId(_ key: String) throws(LedgerFormatError) -> String {
-        let text = try string(key)
-        guard text.hasPrefix("onym:component:"), text.utf8.count > "onym:component:".utf8.count else {
+    /// Requires an `onym:component:` identifier: its bytes begin with the prefix's and go on after it.
+    public func componentId(_ key: String) throws(LedgerFormatError) -> WireString {
+        let text = try wireString(key)
+        guard text.hasBytePrefix("onym:component:"), text.byteCount > "onym:component:".utf8.count else {
             throw LedgerFormatError(.invalidValue, "expected an onym:component:<id> identifier", path: fieldPath(key))
         }
         return text

@@ -38,10 +38,10 @@ public struct Grant: SignedLedgerRecord, Equatable {
 
     public let json: JSONObject
     public let grantType: GrantType
-    public let caseId: String
+    public let caseId: WireString
     /// The grantee's identity key (`onym:key:…`), as written.
-    public let grantee: String
-    public let authority: String
+    public let grantee: WireString
+    public let authority: WireString
     public let issuedAt: Instant
     public let signature: [UInt8]
 
@@ -50,9 +50,9 @@ public struct Grant: SignedLedgerRecord, Equatable {
         try reader.rejectUnknownKeys(allowed: Self.fields)
         grantType = try GrantType(reader)
         try reader.version("grantVersion")
-        caseId = try reader.nonEmptyString("caseId")
+        caseId = try reader.nonEmptyWireString("caseId")
         _ = try reader.onymKey("grantee")
-        grantee = try reader.string("grantee")
+        grantee = try reader.wireString("grantee")
         authority = try reader.componentId("authority")
         issuedAt = try reader.timestamp("issuedAt")
         signature = try SignatureEncoding.decode(try reader.string("signature"), field: "$.signature")

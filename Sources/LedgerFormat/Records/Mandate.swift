@@ -8,12 +8,12 @@ public struct Mandate: Sendable {
     /// `mandateRef`: SHA-256 of the canonical bytes without `signatures` (stable across countersigning).
     public let ref: ContentAddress
     public let user: Ed25519.PublicKey
-    public let userKey: String
-    public let interface: String
-    public let authority: String
+    public let userKey: WireString
+    public let interface: WireString
+    public let authority: WireString
     public let manifestHash: ContentAddress
-    public let classes: [String]
-    public let deviceBinding: String
+    public let classes: [WireString]
+    public let deviceBinding: WireString
     public let acceptedAt: Instant
     /// Decoded signatures in wire order: `[0]` the user's, `[1]` the interface countersignature.
     public let signatures: [[UInt8]]
@@ -30,19 +30,19 @@ public struct Mandate: Sendable {
     private init(json: JSONObject, encoding: CanonicalEncoding?) throws(LedgerFormatError) {
         let fields = FieldReader(json)
         try fields.version("mandateVersion")
-        userKey = try fields.string("user")
+        userKey = try fields.wireString("user")
         user = try fields.onymKey("user")
         interface = try fields.componentId("interface")
         authority = try fields.componentId("authority")
         manifestHash = try fields.contentAddress("manifestHash")
-        classes = try fields.stringArray("classes")
+        classes = try fields.wireStringArray("classes")
         guard !classes.isEmpty else {
             throw LedgerFormatError(.invalidValue, "a mandate names at least one class", path: "$.classes")
         }
         guard Set(classes).count == classes.count else {
             throw LedgerFormatError(.invalidValue, "classes must not repeat", path: "$.classes")
         }
-        deviceBinding = try fields.nonEmptyString("deviceBinding")
+        deviceBinding = try fields.nonEmptyWireString("deviceBinding")
         acceptedAt = try fields.timestamp("acceptedAt")
         let encoded = fields.has(Self.signatureKey) ? try fields.stringArray(Self.signatureKey) : []
         guard encoded.count <= 2 else {

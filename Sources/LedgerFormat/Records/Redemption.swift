@@ -12,12 +12,12 @@ public struct Redemption: Sendable, Equatable {
     public let json: JSONObject
     public let grantRef: ContentAddress
     public let grantType: Grant.GrantType
-    public let caseId: String
+    public let caseId: WireString
     public let mandateRef: ContentAddress
     /// The binding the grant acts on: where the case's verdicts are at the redemption.
-    public let fromBinding: String
+    public let fromBinding: WireString
     /// For a recovery: the binding the case's verdicts and the grantee's mandates move to.
-    public let toBinding: String?
+    public let toBinding: WireString?
     public let redeemedAt: Instant
 
     public init(json: JSONObject) throws(LedgerFormatError) {
@@ -26,10 +26,10 @@ public struct Redemption: Sendable, Equatable {
         try reader.version("redemptionVersion")
         grantRef = try reader.contentAddress("grantRef")
         grantType = try Grant.GrantType(reader)
-        caseId = try reader.nonEmptyString("caseId")
+        caseId = try reader.nonEmptyWireString("caseId")
         mandateRef = try reader.contentAddress("mandateRef")
-        fromBinding = try reader.nonEmptyString("fromBinding")
-        toBinding = json["toBinding"] == nil ? nil : try reader.nonEmptyString("toBinding")
+        fromBinding = try reader.nonEmptyWireString("fromBinding")
+        toBinding = json["toBinding"] == nil ? nil : try reader.nonEmptyWireString("toBinding")
         guard (toBinding != nil) == (grantType == .recovery) else {
             throw LedgerFormatError(
                 .invalidValue, "toBinding is present exactly when the grant is a recovery grant", path: "$.toBinding")

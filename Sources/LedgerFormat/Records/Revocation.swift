@@ -34,8 +34,8 @@ public struct StatusAttempt: SignedLedgerRecord, Equatable {
     ]
 
     public let json: JSONObject
-    public let interface: String
-    public let authority: String
+    public let interface: WireString
+    public let authority: WireString
     public let attemptedAt: Instant
     public let answered: Bool
     public let answeredAt: Instant?
@@ -68,7 +68,7 @@ public struct CompromiseReport: SignedLedgerRecord {
     ]
 
     public let json: JSONObject
-    public let authority: String
+    public let authority: WireString
     /// The manifest whose `operator` key signs (and is reported compromised).
     public let manifestHash: ContentAddress
     public let compromisedAt: Instant
@@ -107,8 +107,8 @@ public struct RevocationDetermination: SignedLedgerRecord {
     ]
 
     public let json: JSONObject
-    public let interface: String
-    public let authority: String
+    public let interface: WireString
+    public let authority: WireString
     public let trigger: Trigger
     public let effectiveAt: Instant
     public let determinedAt: Instant

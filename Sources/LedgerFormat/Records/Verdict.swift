@@ -30,12 +30,12 @@ public struct Verdict: Sendable {
     public let json: JSONObject
     /// `verdictRef`: SHA-256 of the canonical bytes without `signature`.
     public let ref: ContentAddress
-    public let caseId: String
-    public let authority: String
+    public let caseId: WireString
+    public let authority: WireString
     public let mandateRef: ContentAddress
-    public let accusedKeys: [String]
-    public let deviceBinding: String
-    public let classId: String
+    public let accusedKeys: [WireString]
+    public let deviceBinding: WireString
+    public let classId: WireString
     public let disposition: Disposition
     public let marks: Marks
     public let reasoning: String
@@ -63,12 +63,12 @@ public struct Verdict: Sendable {
     private init(json: JSONObject, encoding: CanonicalEncoding?) throws(LedgerFormatError) {
         let fields = FieldReader(json)
         try fields.version("verdictVersion")
-        caseId = try fields.nonEmptyString("caseId")
+        caseId = try fields.nonEmptyWireString("caseId")
         authority = try fields.componentId("authority")
         mandateRef = try fields.contentAddress("mandateRef")
-        accusedKeys = try fields.stringArray("accusedKeys")
-        deviceBinding = try fields.nonEmptyString("deviceBinding")
-        classId = try fields.nonEmptyString("classId")
+        accusedKeys = try fields.wireStringArray("accusedKeys")
+        deviceBinding = try fields.nonEmptyWireString("deviceBinding")
+        classId = try fields.nonEmptyWireString("classId")
         let dispositionText = try fields.string("disposition")
         guard let disposition = Disposition(rawValue: dispositionText) else {
             throw LedgerFormatError(

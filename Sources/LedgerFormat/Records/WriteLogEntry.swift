@@ -15,8 +15,8 @@ public final class WriteLogEntry: Sendable, Equatable {
     /// The timestamp text exactly as recorded (the chain hashes the text, not the instant).
     public let recordedAtText: String
     public let recordedAt: Instant
-    public let deviceBinding: String
-    public let authorizedBy: String
+    public let deviceBinding: WireString
+    public let authorizedBy: WireString
     public let caseOpen: Bool
     public let banned: Bool
     /// `ok` or `failed: <error text>`.
@@ -63,7 +63,7 @@ public final class WriteLogEntry: Sendable, Equatable {
 
     /// Builds an entry and computes its chain hash.
     public init(
-        sequence: Int64, recordedAt: String, deviceBinding: String, authorizedBy: String, caseOpen: Bool,
+        sequence: Int64, recordedAt: String, deviceBinding: WireString, authorizedBy: WireString, caseOpen: Bool,
         banned: Bool, outcome: String, fieldsWritten: String? = nil, previousHash: String
     ) throws(LedgerFormatError) {
         self.sequence = sequence
@@ -77,7 +77,8 @@ public final class WriteLogEntry: Sendable, Equatable {
         self.fieldsWritten = fieldsWritten
         self.previousHash = previousHash
         self.entryHash = Self.chainHash(
-            previous: previousHash, recordedAt: recordedAt, deviceBinding: deviceBinding, authorizedBy: authorizedBy,
+            previous: previousHash, recordedAt: recordedAt, deviceBinding: deviceBinding.text,
+            authorizedBy: authorizedBy.text,
             caseOpen: caseOpen, banned: banned, fieldsWritten: fieldsWritten, outcome: outcome)
     }
 
@@ -111,17 +112,17 @@ public final class WriteLogEntry: Sendable, Equatable {
     /// The hash this entry's fields produce; equal to ``entryHash`` for an untampered entry.
     public var recomputedHash: String {
         Self.chainHash(
-            previous: previousHash, recordedAt: recordedAtText, deviceBinding: deviceBinding,
-            authorizedBy: authorizedBy, caseOpen: caseOpen, banned: banned, fieldsWritten: fieldsWritten,
+            previous: previousHash, recordedAt: recordedAtText, deviceBinding: deviceBinding.text,
+            authorizedBy: authorizedBy.text, caseOpen: caseOpen, banned: banned, fieldsWritten: fieldsWritten,
             outcome: outcome)
     }
 
-    public var succeeded: Bool { outcome == "ok" }
+    public var succeeded: Bool { outcome.utf8.elementsEqual("ok".utf8) }
 
     public var json: JSONObject {
         var object = JSONObject([
             ("sequence", .integer(sequence)), ("recordedAt", .string(recordedAtText)),
-            ("deviceBinding", .string(deviceBinding)), ("authorizedBy", .string(authorizedBy)),
+            ("deviceBinding", .string(deviceBinding.text)), ("authorizedBy", .string(authorizedBy.text)),
             ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)), ("outcome", .string(outcome)),
             ("previousHash", .string(previousHash)), ("entryHash", .string(entryHash)),
         ])

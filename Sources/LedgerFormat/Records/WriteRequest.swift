@@ -8,8 +8,8 @@ public struct WriteRequest: Sendable, Equatable {
     ]
 
     public let recordedAt: String
-    public let deviceBinding: String
-    public let authorizedBy: String
+    public let deviceBinding: WireString
+    public let authorizedBy: WireString
     public let caseOpen: Bool
     public let banned: Bool
     public let outcome: String
@@ -27,12 +27,12 @@ public struct WriteRequest: Sendable, Equatable {
     init(reading reader: FieldReader) throws(LedgerFormatError) {
         recordedAt = try reader.string("recordedAt")
         _ = try reader.timestamp("recordedAt")
-        deviceBinding = try reader.nonEmptyString("deviceBinding")
-        authorizedBy = try reader.nonEmptyString("authorizedBy")
+        deviceBinding = try reader.nonEmptyWireString("deviceBinding")
+        authorizedBy = try reader.nonEmptyWireString("authorizedBy")
         caseOpen = try reader.bool("caseOpen")
         banned = try reader.bool("banned")
         outcome = try reader.string("outcome")
-        guard outcome == "ok" || outcome.hasPrefix("failed: ") else {
+        guard outcome.utf8.elementsEqual("ok".utf8) || outcome.hasBytePrefix("failed: ") else {
             throw LedgerFormatError(
                 .invalidValue, "outcome must be \"ok\" or \"failed: <reason>\"",
                 path: reader.fieldPath("outcome"))
@@ -62,8 +62,8 @@ public struct WriteRequest: Sendable, Equatable {
     /// The canonical JSON of this request.
     public var json: JSONObject {
         var object = JSONObject([
-            ("recordedAt", .string(recordedAt)), ("deviceBinding", .string(deviceBinding)),
-            ("authorizedBy", .string(authorizedBy)), ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)),
+            ("recordedAt", .string(recordedAt)), ("deviceBinding", .string(deviceBinding.text)),
+            ("authorizedBy", .string(authorizedBy.text)), ("caseOpen", .bool(caseOpen)), ("banned", .bool(banned)),
             ("outcome", .string(outcome)),
         ])
         if let fieldsWritten { object.set("fieldsWritten", .string(fieldsWritten)) }
@@ -87,14 +87,15 @@ public struct WriteRequest: Sendable, Equatable {
     func write(into encoder: inout CanonicalEncoder) {
         if let fieldsWritten {
             encoder.writeMembers([
-                "authorizedBy": .string(authorizedBy), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
-                "deviceBinding": .string(deviceBinding), "fieldsWritten": .string(fieldsWritten),
+                "authorizedBy": .string(authorizedBy.text), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
+                "deviceBinding": .string(deviceBinding.text), "fieldsWritten": .string(fieldsWritten),
                 "outcome": .string(outcome), "recordedAt": .string(recordedAt),
             ])
         } else {
             encoder.writeMembers([
-                "authorizedBy": .string(authorizedBy), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
-                "deviceBinding": .string(deviceBinding), "outcome": .string(outcome), "recordedAt": .string(recordedAt),
+                "authorizedBy": .string(authorizedBy.text), "banned": .bool(banned), "caseOpen": .bool(caseOpen),
+                "deviceBinding": .string(deviceBinding.text), "outcome": .string(outcome),
+                "recordedAt": .string(recordedAt),
             ])
         }
     }

@@ -25,11 +25,11 @@ public struct DSAConfig: Sendable {
     public let contentType: [String]
     public let contentTypeOther: String?
     public let territorialScope: [String]?
-    public let classes: [String: ClassMapping]
+    public let classes: [WireString: ClassMapping]
     /// The mapping of a class the file does not list.
     public let otherClasses: ClassMapping
 
-    public func mapping(of classId: String) -> ClassMapping { classes[classId] ?? otherClasses }
+    public func mapping(of classId: WireString) -> ClassMapping { classes[classId] ?? otherClasses }
 
     /// The default: a private account, decided on an authority's notice by people, content the vendor does
     /// not hold (an end-to-end encrypted message), and the example's violation classes mapped to the DSA
@@ -123,12 +123,12 @@ public struct DSAConfig: Sendable {
         } else {
             territorialScope = nil
         }
-        var classes: [String: ClassMapping] = [:]
+        var classes: [WireString: ClassMapping] = [:]
         for member in try reader.object("classes").object.members {
             guard case .object(let object) = member.value else {
                 throw Self.invalid("classes.\(member.key)", "must be an object")
             }
-            classes[member.key] = try Self.mapping(object, path: "classes.\(member.key)")
+            classes[WireString(member.key)] = try Self.mapping(object, path: "classes.\(member.key)")
         }
         self.classes = classes
         otherClasses = try Self.mapping(try reader.object("other_classes").object, path: "other_classes")

@@ -95,7 +95,7 @@ public enum DSAExport {
         fields.append(("source_type", .string(config.sourceType)))
         if config.sourceType != "SOURCE_VOLUNTARY" {
             var identity = String.UnicodeScalarView()
-            identity.append(contentsOf: verdict.authority.unicodeScalars.prefix(DSAVocabulary.maxIdentity))
+            identity.append(contentsOf: verdict.authority.text.unicodeScalars.prefix(DSAVocabulary.maxIdentity))
             fields.append(("source_identity", .string(String(identity))))
         }
         fields.append(("automated_detection", .string(config.automatedDetection)))

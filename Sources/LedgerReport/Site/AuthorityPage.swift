@@ -8,6 +8,7 @@ enum AuthorityPage {
         func verdictLink(_ verdict: Verdict, _ text: String) -> String {
             "<a href=\"../\(links.verdict(verdict.ref) ?? "index.html")\">\(HTML.escape(text))</a>"
         }
+        func verdictLink(_ verdict: Verdict, _ text: WireString) -> String { verdictLink(verdict, text.text) }
         var body = ""
         if authority.revocations.isEmpty {
             body += "<p class=\"status\">Designation: <strong>in force</strong> (no revocation in the ledger).</p>\n"
@@ -29,7 +30,7 @@ enum AuthorityPage {
         for manifest in authority.manifests {
             let stored = model.stored(AuthorityManifest.self, manifest.hash)
             body +=
-                "<p>Manifest \(stored.map { "<a href=\"../\(links.record($0))\">\(HTML.address(manifest.hash))</a>" } ?? HTML.address(manifest.hash)), valid until \(HTML.time(manifest.validUntil)); appeals go to \(HTML.code(manifest.appellate ?? "—")).</p>\n"
+                "<p>Manifest \(stored.map { "<a href=\"../\(links.record($0))\">\(HTML.address(manifest.hash))</a>" } ?? HTML.address(manifest.hash)), valid until \(HTML.time(manifest.validUntil)); appeals go to \(HTML.code(manifest.appellate?.text ?? "—")).</p>\n"
             body += RecordReading.classTable(manifest)
         }
         body += "</section>\n"

@@ -9,6 +9,8 @@ enum HTML {
     /// and in quoted attribute values.
     static func escape(_ text: String) -> String { escape(text, quotes: true) }
 
+    static func escape(_ text: WireString) -> String { escape(text.text) }
+
     /// `text` for element content only (`&`, `<`, `>` replaced): canonical JSON keeps its quotes readable.
     static func text(_ text: String) -> String { escape(text, quotes: false) }
 
@@ -93,6 +95,8 @@ enum HTML {
     /// Ledger text in a `<code>` element. A short word (at most 24 characters, no space) — a class id, a
     /// commit id, a case id — is marked `word` and never broken across lines; longer text (keys,
     /// fingerprints, paths) may break anywhere so that it fits a phone.
+    static func code(_ text: WireString) -> String { code(text.text) }
+
     static func code(_ text: String) -> String {
         let isWord = text.count <= 24 && !text.contains(where: \.isWhitespace)
         return (isWord ? "<code class=\"word\">" : "<code>") + escape(text) + "</code>"

@@ -34,7 +34,7 @@ enum RecordReading {
         case .duration(let seconds): HTML.escape(RecordFacts.Value.words(forSeconds: seconds))
         case .reference(let address): HTML.address(address)
         case .authority(let authority):
-            "<a href=\"../\(SiteLinks.authority(authority))\">\(HTML.code(authority))</a>"
+            "<a href=\"../\(SiteLinks.authority(WireString(authority)))\">\(HTML.code(authority))</a>"
         case .absent(let because): "—" + (because.map { " (\(HTML.escape($0)))" } ?? "")
         case .lines(let values): values.map(html).joined(separator: "<br>")
         case .list(let values): values.map(html).joined(separator: ", ")

@@ -41,8 +41,8 @@ enum SearchIndex {
         }
         for story in model.stories {
             let href = SiteLinks.binding(story.binding)
-            add(story.binding, "Device binding " + story.binding, href)
-            for user in story.users { add(user, "Device binding \(story.binding) (identity \(user))", href) }
+            add(story.binding.text, "Device binding \(story.binding)", href)
+            for user in story.users { add(user.text, "Device binding \(story.binding) (identity \(user))", href) }
         }
         return (0..<256).map { number in
             let digits = Array("0123456789abcdef")

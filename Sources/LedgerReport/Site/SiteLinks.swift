@@ -5,16 +5,16 @@ import LedgerFormat
 /// must not pick a path.
 struct SiteLinks {
     /// Which binding each verdict names (a receipt's page is its verdict's binding's page).
-    let bindingOfVerdict: [ContentAddress: String]
+    let bindingOfVerdict: [ContentAddress: WireString]
 
     /// A binding's page: `bindings/b-<first 32 hex digits of SHA-256(binding)>.html`.
-    static func binding(_ binding: String) -> String {
-        "bindings/b-" + String(SHA256.hash(Array(binding.utf8)).hex.prefix(32)) + ".html"
+    static func binding(_ binding: WireString) -> String {
+        "bindings/b-" + String(SHA256.hash(Array(binding.text.utf8)).hex.prefix(32)) + ".html"
     }
 
     /// An authority's page: `authorities/a-<first 32 hex digits of SHA-256(component id)>.html`.
-    static func authority(_ componentId: String) -> String {
-        "authorities/a-" + String(SHA256.hash(Array(componentId.utf8)).hex.prefix(32)) + ".html"
+    static func authority(_ componentId: WireString) -> String {
+        "authorities/a-" + String(SHA256.hash(Array(componentId.text.utf8)).hex.prefix(32)) + ".html"
     }
 
     /// A page of the binding index (1-based).

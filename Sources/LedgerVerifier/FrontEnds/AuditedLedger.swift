@@ -60,8 +60,8 @@ public struct AuditedLedger {
     }
 
     /// The write-log entries a conduct finding names, by device binding (their sequences, oldest first).
-    public var unauthorizedWrites: [String: [Int64]] {
-        var writes: [String: [Int64]] = [:]
+    public var unauthorizedWrites: [WireString: [Int64]] {
+        var writes: [WireString: [Int64]] = [:]
         for finding in conductFindings {
             if let write = finding.write { writes[write.binding, default: []].append(write.sequence) }
         }
@@ -70,9 +70,9 @@ public struct AuditedLedger {
 
     /// The binding `binding` names, refused when nothing in the ledger names it (a typo must not get a
     /// plausible answer).
-    public func knownBinding(_ binding: String) throws(UnknownBinding) -> String {
-        guard history.knows(binding: binding) else { throw UnknownBinding(binding: binding) }
-        return binding
+    public func knownBinding(_ binding: String) throws(UnknownBinding) -> WireString {
+        guard history.knows(binding: WireString(binding)) else { throw UnknownBinding(binding: binding) }
+        return WireString(binding)
     }
 
     public struct UnknownBinding: Error, Sendable, CustomStringConvertible {

@@ -34,10 +34,10 @@ public struct GateQuery: Sendable {
         public let result: GateResult
         /// The backend's answer behind it (nil when no backend answer was obtained: no mandate, offline).
         public let answer: GateEvaluator.Answer?
-        public let binding: String?
+        public let binding: WireString?
         public let explanation: String
         /// The identities whose mandates name the binding (more than one is shown, never silent).
-        public let identities: [(user: String, acceptedAt: Instant)]
+        public let identities: [(user: WireString, acceptedAt: Instant)]
         /// How many conduct findings the verified ledger has (`conductFindingCount`: a count, where
         /// `append --json`'s `conductFindings` lists the findings themselves).
         public let conductFindingCount: Int
@@ -49,13 +49,15 @@ public struct GateQuery: Sendable {
                 ("conductFindingCount", .integer(Int64(conductFindingCount))),
             ])
             if let binding {
-                object.set("binding", .string(binding))
+                object.set("binding", .string(binding.text))
                 object.set(
                     "identities",
                     .array(
                         identities.map {
                             .object(
-                                JSONObject([("user", .string($0.user)), ("acceptedAt", .string($0.acceptedAt.rfc3339))])
+                                JSONObject([
+                                    ("user", .string($0.user.text)), ("acceptedAt", .string($0.acceptedAt.rfc3339)),
+                                ])
                             )
                         }))
             }
@@ -95,7 +97,9 @@ public struct GateQuery: Sendable {
     /// The recoveries redeemed by `time` that moved a case (and its grantee's mandate) into `binding`, where
     /// it still is at `time`, as sentences: an answer on a reinstalled app's binding says where its verdicts
     /// came from (F12).
-    static func recoveries(into binding: String, _ redemptions: [GrantRedemption.Effect], at time: Instant) -> String {
+    static func recoveries(into binding: WireString, _ redemptions: [GrantRedemption.Effect], at time: Instant)
+        -> String
+    {
         redemptions.filter {
             $0.grantType == .recovery && $0.toBinding == binding && $0.applies(at: time)
                 && GrantRedemption.binding(ofCase: $0.caseKey, from: $0.fromBinding, at: time, redemptions) == binding
@@ -109,7 +113,8 @@ public struct GateQuery: Sendable {
     /// - Throws: ``AuditedLedger/UnknownBinding`` for a binding nothing in the ledger names.
     public func answer(over ledger: AuditedLedger) throws(AuditedLedger.UnknownBinding) -> Report {
         let history = ledger.history
-        func report(_ result: GateResult, _ answer: GateEvaluator.Answer?, _ binding: String?, _ why: String) -> Report
+        func report(_ result: GateResult, _ answer: GateEvaluator.Answer?, _ binding: WireString?, _ why: String)
+            -> Report
         {
             Report(
                 result: result, answer: answer, binding: binding,
@@ -117,14 +122,14 @@ public struct GateQuery: Sendable {
                 identities: binding.map { history.identities(onBinding: $0, at: at) } ?? [],
                 conductFindingCount: ledger.conductFindings.count)
         }
-        let binding: String
-        var user: String?
+        let binding: WireString
+        var user: WireString?
         switch subject {
         case .binding(let named):
             binding = try ledger.knownBinding(named)
         case .user(let key):
-            user = key
-            let mandates = history.mandates(ofUser: key).filter { $0.acceptedAt <= at }
+            user = WireString(key)
+            let mandates = history.mandates(ofUser: WireString(key)).filter { $0.acceptedAt <= at }
             guard let newest = mandates.max(by: { $0.acceptedAt < $1.acceptedAt }) else {
                 // Profile §5.2: no active mandate is not an operational answer; it routes to the consent gate.
                 return report(

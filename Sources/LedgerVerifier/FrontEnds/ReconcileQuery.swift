@@ -17,18 +17,18 @@ public struct ReconcileQuery: Sendable {
     public struct Row: Sendable {
         public let row: Reconciler.Row
         /// How many identities' mandates name the binding.
-        public let identities: [String]
+        public let identities: [WireString]
         /// The unauthorized write-log entries this binding's corrective write corrects.
         public let corrects: [Int64]
 
         var json: JSONObject {
             var object = JSONObject([
-                ("binding", .string(row.binding)), ("intended", .string(row.intended.bits.description)),
+                ("binding", .string(row.binding.text)), ("intended", .string(row.intended.bits.description)),
                 ("authorizedBy", .string(row.intended.authorizedBy)), ("overdueClear", .bool(row.isOverdueClear)),
             ])
             object.set("lastWritten", row.lastWritten.map { .string($0.description) } ?? .null)
             object.set("write", row.write.map { .string($0.description) } ?? .null)
-            if identities.count > 1 { object.set("identities", .array(identities.map { .string($0) })) }
+            if identities.count > 1 { object.set("identities", .array(identities.map { .string($0.text) })) }
             object.set("correctsUnauthorizedWrites", .array(corrects.map { .integer($0) }))
             return object
         }
@@ -42,7 +42,7 @@ public struct ReconcileQuery: Sendable {
             if !corrects.isEmpty, row.write != nil {
                 mark += "  (corrects unauthorized write \(corrects.map { "#\($0)" }.joined(separator: ", ")))"
             }
-            return row.binding.padded(to: width) + last.padded(to: 6)
+            return row.binding.text.padded(to: width) + last.padded(to: 6)
                 + row.intended.bits.description.padded(to: 10) + write.padded(to: 7) + row.intended.authorizedBy + mark
         }
     }
@@ -68,7 +68,7 @@ public struct ReconcileQuery: Sendable {
 
         /// The human table: a summary line, a header, and the rows with a pending write (or all of them).
         public func lines(all: Bool) -> [String] {
-            let width = (rows.map(\.row.binding.count).max() ?? 7) + 2
+            let width = (rows.map(\.row.binding.text.count).max() ?? 7) + 2
             var lines = [
                 "reconcile at \(at): \(rows.count) bindings, \(pending.count) pending writes, \(overdue.count) overdue clears",
                 "binding".padded(to: width) + "last  intended  write  authorizedBy",
@@ -83,7 +83,7 @@ public struct ReconcileQuery: Sendable {
         if let binding { _ = try ledger.knownBinding(binding) }
         let written = history.lastWritten(at: at)
         let unauthorized = ledger.unauthorizedWrites
-        let bindings = binding.map { [$0] } ?? history.knownBindings
+        let bindings = binding.map { [WireString($0)] } ?? history.knownBindings
         let rows = bindings.map { binding in
             Row(
                 row: Reconciler.row(

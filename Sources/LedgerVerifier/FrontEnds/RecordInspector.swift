@@ -183,7 +183,7 @@ private struct Inspection {
     /// The key a record carries for a signature by it (a mandate's user).
     private func carriedKey(_ subject: any RecordDeclaration, _ rule: SignatureRule) -> String? {
         guard case .carried = rule.key else { return nil }
-        return (subject as? Mandate)?.userKey
+        return (subject as? Mandate)?.userKey.text
     }
 
     private static func whatToGive(_ key: SignatureRule.Key) -> String {
@@ -227,8 +227,8 @@ private struct Inspection {
 
     private mutating func manifest(_ manifest: AuthorityManifest) {
         summary += [
-            ("componentId", manifest.componentId), ("operator", manifest.operatorKey.onymKey),
-            ("classes", manifest.classes.map(\.classId).joined(separator: ", ")),
+            ("componentId", manifest.componentId.text), ("operator", manifest.operatorKey.onymKey),
+            ("classes", manifest.classes.map(\.classId.text).joined(separator: ", ")),
             ("validUntil", manifest.validUntil.rfc3339),
         ]
         if let signature = options.detachedSignature {
@@ -267,8 +267,9 @@ private struct Inspection {
         case let verdict as Verdict: summary(of: verdict)
         case let mandate as Mandate:
             [
-                ("user", mandate.userKey), ("authority", mandate.authority), ("deviceBinding", mandate.deviceBinding),
-                ("classes", mandate.classes.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex),
+                ("user", mandate.userKey.text), ("authority", mandate.authority.text),
+                ("deviceBinding", mandate.deviceBinding.text),
+                ("classes", mandate.classes.texts.joined(separator: ", ")), ("manifestHash", mandate.manifestHash.hex),
             ]
         case let receipt as VerdictReceipt:
             [
@@ -278,25 +279,25 @@ private struct Inspection {
         case let profile as EnforcementProfile: [("profileId", profile.profileId), ("platform", profile.platform)]
         case let attempt as StatusAttempt:
             [
-                ("authority", attempt.authority), ("attemptedAt", attempt.attemptedAt.rfc3339),
+                ("authority", attempt.authority.text), ("attemptedAt", attempt.attemptedAt.rfc3339),
                 ("answered", attempt.answered ? "yes" : "no"),
             ]
         case let report as CompromiseReport:
-            [("authority", report.authority), ("compromisedAt", report.compromisedAt.rfc3339)]
+            [("authority", report.authority.text), ("compromisedAt", report.compromisedAt.rfc3339)]
         case let revocation as RevocationDetermination:
             [
-                ("authority", revocation.authority), ("trigger", revocation.trigger.rawValue),
+                ("authority", revocation.authority.text), ("trigger", revocation.trigger.rawValue),
                 ("effectiveAt", revocation.effectiveAt.rfc3339),
             ]
         case let grant as Grant:
             [
-                ("grantType", grant.grantType.rawValue), ("caseId", grant.caseId), ("grantee", grant.grantee),
-                ("authority", grant.authority), ("issuedAt", grant.issuedAt.rfc3339),
+                ("grantType", grant.grantType.rawValue), ("caseId", grant.caseId.text), ("grantee", grant.grantee.text),
+                ("authority", grant.authority.text), ("issuedAt", grant.issuedAt.rfc3339),
             ]
         case let redemption as Redemption:
             [
                 ("grantRef", redemption.grantRef.hex), ("grantType", redemption.grantType.rawValue),
-                ("fromBinding", redemption.fromBinding), ("toBinding", redemption.toBinding ?? "-"),
+                ("fromBinding", redemption.fromBinding.text), ("toBinding", redemption.toBinding?.text ?? "-"),
                 ("redeemedAt", redemption.redeemedAt.rfc3339),
             ]
         default: []
@@ -305,8 +306,9 @@ private struct Inspection {
 
     private static func summary(of verdict: Verdict) -> [(String, String)] {
         var lines: [(String, String)] = [
-            ("caseId", verdict.caseId), ("disposition", verdict.disposition.rawValue),
-            ("authority", verdict.authority), ("deviceBinding", verdict.deviceBinding), ("classId", verdict.classId),
+            ("caseId", verdict.caseId.text), ("disposition", verdict.disposition.rawValue),
+            ("authority", verdict.authority.text), ("deviceBinding", verdict.deviceBinding.text),
+            ("classId", verdict.classId.text),
             ("decidedAt", verdict.decidedAt.rfc3339), ("mandateRef", verdict.mandateRef.hex),
         ]
         if let executeAfter = verdict.executeAfter { lines.append(("executeAfter", executeAfter.rfc3339)) }
@@ -320,7 +322,7 @@ private struct Inspection {
 private struct InspectionKeys: SignatureKeys {
     let keys: [Ed25519.PublicKey]
 
-    func countersigningKeys(for authority: String) -> [Ed25519.PublicKey] { keys }
+    func countersigningKeys(for authority: WireString) -> [Ed25519.PublicKey] { keys }
 
     func operatorKeys(of manifest: AuthorityManifest?) -> [Ed25519.PublicKey]? {
         manifest.map { [$0.operatorKey] } ?? keys

@@ -12,7 +12,7 @@ public struct MandateScopePolicy: LedgerPolicy {
         let descriptor = state.descriptor(for: step)
         // The commit's own mandates beside the state's (a copy of the state's set would cost every binding
         // of the ledger per commit).
-        var added: Set<String> = []
+        var added: Set<WireString> = []
         for file in step.files {
             guard let mandate = file.mandate else { continue }
             added.insert(mandate.deviceBinding)
@@ -25,7 +25,7 @@ public struct MandateScopePolicy: LedgerPolicy {
         }
         // Bindings a redeemed recovery moved a mandate to (F12), worked out only for a write no stored
         // mandate's binding explains.
-        var recoveredInto: Set<String>?
+        var recoveredInto: Set<WireString>?
         for file in step.files {
             guard let entry = file.entry, !state.isMandated(entry.deviceBinding),
                 !added.contains(entry.deviceBinding)
@@ -42,7 +42,7 @@ public struct MandateScopePolicy: LedgerPolicy {
 
     /// The `toBinding` of every recovery redeemed within the rules so far or in `step`: each moved the
     /// grantee's mandate there (docs/FORMAT.md "Grants and redemptions"), so a mandate names it.
-    static func recoveredBindings(_ step: CommitStep, state: ReplayState) -> Set<String> {
+    static func recoveredBindings(_ step: CommitStep, state: ReplayState) -> Set<WireString> {
         var found = Set(state.maps.redemptions.compactMap(\.toBinding))
         for (_, judgement) in state.judgedRedemptions(in: step, newFacts: ReplayState.newFacts(in: step)) {
             if case .success(let effect) = judgement, let to = effect.toBinding { found.insert(to) }

@@ -16,7 +16,7 @@ public struct RevocationPolicy: LedgerPolicy {
         // Every attempt and manifest so far, gathered only for a commit that stores a revocation.
         var everything: (attempts: [StatusAttempt], manifests: [AuthorityManifest])?
         for file in step.files {
-            let interface: String?
+            let interface: WireString?
             let record: String
             // Each kind asked for by its code first (`LoadedFile.record`): a cast that fails is the costly kind.
             if let attempt = file.statusAttempt {

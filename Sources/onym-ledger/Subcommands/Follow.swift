@@ -115,7 +115,7 @@ extension OnymLedger {
             guard let seed = InterfaceCountersigner.seed(fromFileText: seedText) else {
                 throw .usage("--countersign-key \(seedPath): the file must hold the 32-byte root seed as 64 hex digits")
             }
-            var epochs: [String: UInt32] = [:]
+            var epochs: [WireString: UInt32] = [:]
             if let text = try arguments.option("--key-epochs") {
                 switch InterfaceCountersigner.epochs(text) {
                 case .success(let parsed): epochs = parsed

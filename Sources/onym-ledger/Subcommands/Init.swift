@@ -63,7 +63,7 @@ extension OnymLedger {
 
         init(parsing arguments: inout Arguments) throws(CLIError) {
             guard let interface = try arguments.option("--interface") else { throw .usage("--interface is required") }
-            guard interface.hasPrefix("onym:component:"), interface.count > "onym:component:".count else {
+            guard interface.hasBytePrefix("onym:component:"), interface.utf8.count > "onym:component:".utf8.count else {
                 throw .usage("--interface must be an onym:component:<id>")
             }
             key = try CommonOptions.signingKey(&arguments)
@@ -99,7 +99,7 @@ extension OnymLedger {
                 }
             }
             var root: Ed25519.PublicKey?
-            var authorityKeys: [String: [LedgerDescriptor.EpochKey]] = [:]
+            var authorityKeys: [WireString: [LedgerDescriptor.EpochKey]] = [:]
             for text in try arguments.options("--interface-key") {
                 if text.hasPrefix(OnymKey.prefix) {
                     guard root == nil else { throw .usage("only one root --interface-key (onym:key:…)") }
@@ -111,7 +111,7 @@ extension OnymLedger {
                 else {
                     throw .usage("--interface-key \(text): expected onym:key:… or AUTHORITY@EPOCH=onym:key:…")
                 }
-                let authority = String(text[..<at])
+                let authority = WireString(String(text[..<at]))
                 authorityKeys[authority, default: []].append(
                     .init(epoch: epoch, key: try Self.key(String(text[text.index(after: equals)...]))))
             }
@@ -145,7 +145,7 @@ extension OnymLedger {
             guard rest.count == 1 else { throw .usage(rest.isEmpty ? "LEDGER is required" : "one LEDGER path") }
             path = rest[0]
             descriptor = LedgerDescriptor(
-                ledgerId: ledgerId, interface: interface,
+                ledgerId: ledgerId, interface: WireString(interface),
                 appleAccount: account,
                 interfaceRootKey: root, authorityKeys: authorityKeys)
             do {

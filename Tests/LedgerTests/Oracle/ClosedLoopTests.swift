@@ -23,7 +23,7 @@ struct ClosedLoopTests {
     static func ledger(at path: String) throws {
         let authority = FoldScenario.authorities["A"]!
         let descriptor = LedgerDescriptor(
-            ledgerId: "closed-loop", interface: interface.componentId,
+            ledgerId: "closed-loop", interface: WireString(interface.componentId),
             appleAccount: .init(teamId: "TEAM123456", apps: ["app.onym.ios"]),
             interfaceRootKey: interface.countersigningKey(for: authority.componentId).publicKey)
         _ = try Ledger.initialize(
@@ -94,7 +94,7 @@ struct ClosedLoopTests {
                 }
                 // The backend's session at `instant`: write what reconcile plans, if anything.
                 let row = Reconciler.row(
-                    binding: FoldScenario.binding, facts: known, lastWritten: lastWritten, at: instant)
+                    binding: WireString(FoldScenario.binding), facts: known, lastWritten: lastWritten, at: instant)
                 if known.contains(where: { $0.knownAt <= instant }), let bits = row.write {
                     items.append(
                         BatchItem(

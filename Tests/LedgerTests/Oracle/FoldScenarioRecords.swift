@@ -64,7 +64,8 @@ extension FoldScenario {
     func effects() -> [DesignationRevocation.Effect] {
         revocations.map {
             DesignationRevocation.Effect(
-                authority: Self.authorities[$0.authority]!.componentId, effectiveAt: Instant.parse($0.effective)!,
+                authority: WireString(Self.authorities[$0.authority]!.componentId),
+                effectiveAt: Instant.parse($0.effective)!,
                 determinedAt: Instant.parse($0.determined)!)
         }
     }
@@ -125,7 +126,8 @@ extension FoldScenario {
         var fields: [(String, RawJSON)] = [
             ("verdictVersion", .integer(1)), ("caseId", .string(spec.caseId)),
             ("authority", .string(authority.componentId)), ("mandateRef", .string(mandate.ref.hex)),
-            ("accusedKeys", .array([.string(mandate.userKey)])), ("deviceBinding", .string(mandate.deviceBinding)),
+            ("accusedKeys", .array([.string(mandate.userKey.text)])),
+            ("deviceBinding", .string(mandate.deviceBinding.text)),
             ("classId", .string(spec.classId)), ("disposition", .string(spec.disposition)),
             ("marks", .object([("case-open", .bool(caseOpen)), ("banned", .bool(banned))])),
         ]

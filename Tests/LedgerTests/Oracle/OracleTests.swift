@@ -36,10 +36,10 @@ struct OracleTests {
         _ rendered: FoldScenario.Rendered, _ effects: [DesignationRevocation.Effect], on binding: String,
         at instant: OracleInstant
     ) -> EventOracle.Answer {
-        let sources = Set(GrantRedemption.sources(of: binding, rendered.effects))
+        let sources = Set(GrantRedemption.sources(of: WireString(binding), rendered.effects))
         let folded = DeviceFold.evaluate(
             rendered.facts.filter { sources.contains($0.deviceBinding) }, revocations: effects,
-            redemptions: rendered.effects, on: binding, at: instant.product)
+            redemptions: rendered.effects, on: WireString(binding), at: instant.product)
         return EventOracle.Answer(
             caseOpen: folded.bits.caseOpen, banned: folded.bits.banned, authorizedBy: folded.authorizedBy,
             governingBan: folded.governingBan?.ref.hex, openedBy: folded.openCases.map(\.ref.hex).sorted())

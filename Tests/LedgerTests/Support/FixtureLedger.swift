@@ -66,7 +66,7 @@ struct FixtureLedger {
         func at(_ text: String) -> Instant { Instant.parse(text)! }
         var commits: [ObjectID] = []
         let descriptor = LedgerDescriptor(
-            ledgerId: "fixture-ledger", interface: interface.componentId,
+            ledgerId: "fixture-ledger", interface: WireString(interface.componentId),
             appleAccount: .init(teamId: "TEAM123456", apps: ["app.onym.ios"]),
             interfaceRootKey: interface.countersigningKey(for: authority.componentId).publicKey)
         commits.append(

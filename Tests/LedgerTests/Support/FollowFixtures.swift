@@ -171,15 +171,15 @@ enum ExampleBackendStore {
                     let redemption = try! Redemption(json: try! CanonicalJSON.parse(bytes))
                     if let to = redemption.toBinding {
                         script.recovery(
-                            grantRef: redemption.grantRef.hex, caseId: redemption.caseId,
-                            from: redemption.fromBinding, to: to, at: at)
+                            grantRef: redemption.grantRef.hex, caseId: redemption.caseId.text,
+                            from: redemption.fromBinding.text, to: to.text, at: at)
                     }
                 } else if name.hasSuffix(".ndjson") {
                     for request in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                         let write = try! WriteRequest(json: try! CanonicalJSON.parse(Array(request.utf8)))
                         script.write(
-                            recordedAt: write.recordedAt, deviceBinding: write.deviceBinding,
-                            authorizedBy: write.authorizedBy, caseOpen: write.caseOpen, banned: write.banned,
+                            recordedAt: write.recordedAt, deviceBinding: write.deviceBinding.text,
+                            authorizedBy: write.authorizedBy.text, caseOpen: write.caseOpen, banned: write.banned,
                             outcome: write.outcome)
                     }
                 }

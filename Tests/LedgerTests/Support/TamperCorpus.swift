@@ -119,7 +119,8 @@ enum TamperCorpus {
         at recordedAt: String = "2026-08-12T02:00:30Z"
     ) -> WriteLogEntry {
         try! WriteLogEntry(
-            sequence: sequence, recordedAt: recordedAt, deviceBinding: binding, authorizedBy: by,
+            sequence: sequence, recordedAt: recordedAt, deviceBinding: WireString(binding),
+            authorizedBy: WireString(by),
             caseOpen: caseOpen, banned: banned, outcome: "ok", fieldsWritten: fieldsWritten,
             previousHash: previous.entryHash)
     }
@@ -801,7 +802,8 @@ enum TamperCorpus {
         signer: Ed25519.PrivateKey = FixtureLedger.authority.operatorKey
     ) -> JSONObject {
         FixtureRecords.grant(
-            type.rawValue, caseId: "case-ban", grantee: mandates[grantee].userKey, authority: FixtureLedger.authority,
+            type.rawValue, caseId: "case-ban", grantee: mandates[grantee].userKey.text,
+            authority: FixtureLedger.authority,
             issuedAt: issuedAt, signer: signer)
     }
 
@@ -1096,7 +1098,8 @@ enum TamperCorpus {
             appendEntries(s) { last in
                 [
                     try! WriteLogEntry(
-                        sequence: 7, recordedAt: "2026-08-12T02:00:30Z", deviceBinding: FixtureLedger.bindings[1],
+                        sequence: 7, recordedAt: "2026-08-12T02:00:30Z",
+                        deviceBinding: WireString(FixtureLedger.bindings[1]),
                         authorizedBy: "expiry", caseOpen: false, banned: false,
                         outcome: "failed: mark_write_failed: 503",
                         previousHash: last.entryHash)

@@ -16,12 +16,12 @@ public enum DesignationRevocation {
 
     /// One revocation in force: which authority, from when.
     public struct Effect: Sendable, Equatable {
-        public let authority: String
+        public let authority: WireString
         public let effectiveAt: Instant
         /// When the vendor recorded the determination (the replay only applies it from then on).
         public let determinedAt: Instant
 
-        public init(authority: String, effectiveAt: Instant, determinedAt: Instant) {
+        public init(authority: WireString, effectiveAt: Instant, determinedAt: Instant) {
             self.authority = authority
             self.effectiveAt = effectiveAt
             self.determinedAt = determinedAt

@@ -19,16 +19,17 @@ public enum GrantRedemption {
     public struct Effect: Sendable, Equatable {
         public let grantRef: ContentAddress
         public let grantType: Grant.GrantType
-        public let authority: String
-        public let caseId: String
-        public let grantee: String
-        public let fromBinding: String
-        public let toBinding: String?
+        public let authority: WireString
+        public let caseId: WireString
+        public let grantee: WireString
+        public let fromBinding: WireString
+        public let toBinding: WireString?
         public let redeemedAt: Instant
 
         public init(
-            grantRef: ContentAddress, grantType: Grant.GrantType, authority: String, caseId: String, grantee: String,
-            fromBinding: String, toBinding: String?, redeemedAt: Instant
+            grantRef: ContentAddress, grantType: Grant.GrantType, authority: WireString, caseId: WireString,
+            grantee: WireString,
+            fromBinding: WireString, toBinding: WireString?, redeemedAt: Instant
         ) {
             self.grantRef = grantRef
             self.grantType = grantType
@@ -71,8 +72,8 @@ public enum GrantRedemption {
     /// order `judge(_:resolved:facts:earlier:)` judged them in, each against the ones before it;
     /// docs/DECISIONS.md, "F12, recoveries at one instant").
     static func location(
-        of binding: String, at time: Instant, _ effects: [Effect], moves: (Effect) -> Bool
-    ) -> String {
+        of binding: WireString, at time: Instant, _ effects: [Effect], moves: (Effect) -> Bool
+    ) -> WireString {
         var current = binding
         let ordered = effects.indices.sorted {
             (effects[$0].redeemedAt, $0) < (effects[$1].redeemedAt, $1)
@@ -85,21 +86,21 @@ public enum GrantRedemption {
     }
 
     /// Where a verdict fact folds at `time`.
-    public static func binding(of fact: VerdictFact, at time: Instant, _ effects: [Effect]) -> String {
+    public static func binding(of fact: VerdictFact, at time: Instant, _ effects: [Effect]) -> WireString {
         binding(ofCase: fact.caseKey, from: fact.deviceBinding, at: time, effects)
     }
 
     /// Where case `key`'s verdicts stored on `binding` fold at `time`.
     public static func binding(
-        ofCase key: VerdictFact.CaseKey, from binding: String, at time: Instant, _ effects: [Effect]
+        ofCase key: VerdictFact.CaseKey, from binding: WireString, at time: Instant, _ effects: [Effect]
     )
-        -> String
+        -> WireString
     {
         location(of: binding, at: time, effects) { $0.caseKey == key }
     }
 
     /// Where a mandate counts at `time`.
-    public static func binding(of mandate: Mandate, at time: Instant, _ effects: [Effect]) -> String {
+    public static func binding(of mandate: Mandate, at time: Instant, _ effects: [Effect]) -> WireString {
         location(of: mandate.deviceBinding, at: time, effects) {
             $0.authority == mandate.authority && $0.grantee == mandate.userKey
         }
@@ -107,7 +108,7 @@ public enum GrantRedemption {
 
     /// `binding` and every binding a recovery moved something from into it (directly or through others):
     /// where the facts that may fold on `binding` are stored.
-    public static func sources(of binding: String, _ effects: [Effect]) -> [String] {
+    public static func sources(of binding: WireString, _ effects: [Effect]) -> [WireString] {
         var found = [binding]
         var index = 0
         while index < found.count {

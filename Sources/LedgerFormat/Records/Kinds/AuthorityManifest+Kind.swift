@@ -20,7 +20,7 @@ extension AuthorityManifest {
     public var reading: RecordFacts {
         let text = { (field: String) in json[field]?.stringValue }
         var facts: [RecordFacts.Fact] = [
-            .init("Authority", .text(componentId)),
+            .init("Authority", .text(componentId.text)),
             .init("Seat", .text(text("seat"))),
             .init("Operator key (signs its verdicts)", text("operator").map { .key($0) } ?? .absent(because: nil)),
             .init("Moderation profile", .text(text("moderationProfileId"))),
@@ -38,7 +38,9 @@ extension AuthorityManifest {
         for (field, label) in [("definition", "Class definitions"), ("lawfulReporting", "Lawful reporting")] {
             let texts = classTexts(field: field)
             let lines = classes.compactMap { item in
-                texts[item.classId].map { RecordFacts.Value.phrase([.text(item.classId), .words(": "), .text($0)]) }
+                texts[item.classId].map {
+                    RecordFacts.Value.phrase([.text(item.classId.text), .words(": "), .text($0)])
+                }
             }
             if !lines.isEmpty { facts.append(.init(label, .lines(lines))) }
         }
@@ -52,7 +54,7 @@ extension AuthorityManifest {
             headers: ["Class", "Response window", "Decision deadline", "Appeal window", "Ban term", "Appeal effect"],
             rows: classes.map { item in
                 [
-                    .text(item.classId), .days(item.responseWindowDays), .days(item.decisionDeadlineDays),
+                    .text(item.classId.text), .days(item.responseWindowDays), .days(item.decisionDeadlineDays),
                     .days(item.appealWindowDays), banTermValue(item.banTerm), .words(item.appealEffect.rawValue),
                 ]
             })
@@ -69,16 +71,18 @@ extension AuthorityManifest {
         switch appellate {
         case nil: .absent(because: "the manifest names no appellate forum")
         case "self": .phrase([.words("the authority itself ("), .text("self"), .words(")")])
-        case let forum?: .text(forum)
+        case let forum?: .text(forum.text)
         }
     }
 
     /// A class field the parsed manifest does not keep (it is descriptive, not a rule), by class id.
-    private func classTexts(field: String) -> [String: String] {
+    private func classTexts(field: String) -> [WireString: String] {
         guard case .array(let items) = json["violationClasses"] else { return [:] }
-        var texts: [String: String] = [:]
+        var texts: [WireString: String] = [:]
         for case .object(let item) in items {
-            if let id = item["classId"]?.stringValue, let value = item[field]?.stringValue { texts[id] = value }
+            if let id = item["classId"]?.stringValue, let value = item[field]?.stringValue {
+                texts[WireString(id)] = value
+            }
         }
         return texts
     }

@@ -29,7 +29,7 @@ extension CompromiseReport {
         RecordFacts(
             title: "Compromise report of \(authority)",
             facts: [
-                .init("Authority", .authority(authority)),
+                .init("Authority", .authority(authority.text)),
                 .init(
                     "What it says",
                     .words("The authority reports that the operator key of its manifest was compromised.")),

@@ -21,9 +21,9 @@ extension Grant {
             facts: [
                 .init("What it permits", .words(grantType.permits)),
                 .init("Grant type", .text(grantType.rawValue)),
-                .init("Authority (signs it)", .authority(authority)),
-                .init("Case", .text(caseId)),
-                .init("Grantee", .key(grantee)),
+                .init("Authority (signs it)", .authority(authority.text)),
+                .init("Case", .text(caseId.text)),
+                .init("Grantee", .key(grantee.text)),
                 .init("Issued at", .time(issuedAt)),
                 .init("Lifetime", .duration(seconds: Self.lifetimeSeconds)),
                 .init("Redeemable until", .time(issuedAt.adding(seconds: Self.lifetimeSeconds))),

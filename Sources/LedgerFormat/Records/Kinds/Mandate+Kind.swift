@@ -35,12 +35,12 @@ extension Mandate {
                     .words(
                         "The user consents to the authority's manifest for these violation classes on this device binding."
                     )),
-                .init("User (signs it)", .key(userKey)),
-                .init("Authority consented to", .authority(authority)),
+                .init("User (signs it)", .key(userKey.text)),
+                .init("Authority consented to", .authority(authority.text)),
                 .init("Manifest consented to", .reference(manifestHash)),
-                .init("Violation classes", .list(classes.map { .text($0) })),
-                .init("Device binding", .text(deviceBinding)),
-                .init("Interface (countersigns it)", .text(interface)),
+                .init("Violation classes", .list(classes.map { .text($0.text) })),
+                .init("Device binding", .text(deviceBinding.text)),
+                .init("Interface (countersigns it)", .text(interface.text)),
                 .init("Accepted at", .time(acceptedAt)),
                 .init("Signatures it carries", signed),
             ])

@@ -38,11 +38,11 @@ extension Redemption {
             .init("What it does", .words("The vendor redeemed the grant: it \(does).")),
             .init("Grant it redeems", .reference(grantRef)),
             .init("Grant type", .text(grantType.rawValue)),
-            .init("Case", .text(caseId)),
+            .init("Case", .text(caseId.text)),
             .init("Grantee's mandate", .reference(mandateRef)),
-            .init("From device binding", .text(fromBinding)),
+            .init("From device binding", .text(fromBinding.text)),
         ]
-        if let toBinding { facts.append(.init("To device binding", .text(toBinding))) }
+        if let toBinding { facts.append(.init("To device binding", .text(toBinding.text))) }
         facts.append(.init("Redeemed at", .time(redeemedAt)))
         return RecordFacts(title: "Redemption of \(grantType.withArticle) in case \(caseId)", facts: facts)
     }

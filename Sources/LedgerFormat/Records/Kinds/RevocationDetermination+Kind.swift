@@ -32,8 +32,8 @@ extension RevocationDetermination {
         RecordFacts(
             title: "Revocation of \(authority)",
             facts: [
-                .init("Interface", .text(interface)),
-                .init("Authority whose designation it revokes", .authority(authority)),
+                .init("Interface", .text(interface.text)),
+                .init("Authority whose designation it revokes", .authority(authority.text)),
                 .init("Why", triggerValue),
                 .init("Effective at", .time(effectiveAt)),
                 .init("Determined at", .time(determinedAt)),

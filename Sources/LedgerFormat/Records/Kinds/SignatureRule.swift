@@ -15,7 +15,7 @@ public enum SignatureRole: String, Sendable {
 /// Where the keys a signature is checked against come from.
 public protocol SignatureKeys {
     /// The interface's countersigning keys for `authority` (the descriptor's, for `verify` and `append`).
-    func countersigningKeys(for authority: String) -> [Ed25519.PublicKey]
+    func countersigningKeys(for authority: WireString) -> [Ed25519.PublicKey]
     /// The operator keys of the manifest a record names (nil: not known, so not checked).
     func operatorKeys(of manifest: AuthorityManifest?) -> [Ed25519.PublicKey]?
 }
@@ -28,7 +28,7 @@ public struct SignatureRule: Sendable {
         /// A key the record carries itself (a mandate's user key).
         case carried
         /// The interface's countersigning key for the authority the record names.
-        case countersigning(authority: @Sendable (any RecordDeclaration) -> String)
+        case countersigning(authority: @Sendable (any RecordDeclaration) -> WireString)
         /// The operator key of the manifest the record's references resolved to.
         case referencedManifestOperator
     }
@@ -41,7 +41,7 @@ public struct SignatureRule: Sendable {
     /// component id stands for one operator key (docs/DECISIONS.md, "An authority's id stands for one key").
     /// Not a rule: a hint for a reader that has not resolved the references, to guess the manifest with (the
     /// verifier's reading thread, which checks signatures ahead); nil when the record names none.
-    public let manifestAuthority: (@Sendable (any RecordDeclaration) -> String?)?
+    public let manifestAuthority: (@Sendable (any RecordDeclaration) -> WireString?)?
 
     /// - Parameter status: the signature's status under the candidate keys, or nil when what it is checked
     ///   against is not among the resolved references (a redemption's grant, not given to `inspect`).
@@ -49,7 +49,7 @@ public struct SignatureRule: Sendable {
     ///   (``manifestAuthority``).
     public init<Record: RecordDeclaration>(
         of record: Record.Type, _ role: SignatureRole, key: Key,
-        manifestAuthority: (@Sendable (Record) -> String)? = nil,
+        manifestAuthority: (@Sendable (Record) -> WireString)? = nil,
         status: @escaping @Sendable (Record, [Ed25519.PublicKey], ResolvedReferences) -> SignatureStatus?
     ) {
         self.role = role

@@ -25,8 +25,8 @@ extension StatusAttempt {
         RecordFacts(
             title: "Status attempt to reach \(authority)",
             facts: [
-                .init("Interface", .text(interface)),
-                .init("Authority it tried to reach", .authority(authority)),
+                .init("Interface", .text(interface.text)),
+                .init("Authority it tried to reach", .authority(authority.text)),
                 .init("Attempted at", .time(attemptedAt)),
                 .init(
                     "Answered",

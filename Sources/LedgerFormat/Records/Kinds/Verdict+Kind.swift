@@ -39,11 +39,11 @@ extension Verdict {
         }
         var facts: [RecordFacts.Fact] = [
             .init("Disposition", .phrase([.words(meaning + " ("), .text(disposition.rawValue), .words(")")])),
-            .init("Authority (signs it)", .authority(authority)),
-            .init("Case", .text(caseId)),
-            .init("Violation class", .text(classId)),
-            .init("Accused", .lines(accusedKeys.map { .key($0) })),
-            .init("Device binding", .text(deviceBinding)),
+            .init("Authority (signs it)", .authority(authority.text)),
+            .init("Case", .text(caseId.text)),
+            .init("Violation class", .text(classId.text)),
+            .init("Accused", .lines(accusedKeys.map { .key($0.text) })),
+            .init("Device binding", .text(deviceBinding.text)),
             .init("Mandate it acts under", .reference(mandateRef)),
             .init("Marks it writes", .list([mark("case-open", marks.caseOpen), mark("banned", marks.banned)])),
             .init("Reasoning", .text(reasoning)),

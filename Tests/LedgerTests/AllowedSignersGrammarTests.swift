@@ -22,6 +22,11 @@ struct AllowedSignersGrammarTests {
         #"onym-ledger,auditor@example.org namespaces="git" KEY"#,
         "# a comment line\n\n   \nonym-ledger namespaces=\"git\" KEY",
         "onym-ledger namespaces=\"git\" KEY\n# trailing comment",
+        // ssh-keygen reads bytes: a combining mark after a separator or `#` does not join them (Swift's
+        // characters would: " \u{301}" and "#\u{301}" are one character each).
+        "onym-ledger namespaces=\"git\" KEY \u{301}a comment that starts with a combining mark",
+        "#\u{301} a comment line that starts with a combining mark\nonym-ledger namespaces=\"git\" KEY",
+        "onym-ledger,\u{301}auditor@example.org namespaces=\"git\" KEY",
     ]
 
     /// Lines the grammar refuses, and whether ssh-keygen reads them (true: a narrower rule of the ledger's,

@@ -95,6 +95,18 @@ struct WireStringTests {
         #expect(try WriteRequest(json: outcome).outcome == "failed: \u{301}503")
     }
 
+    @Test func aSummaryBeginningWithGitsPatchDividerIsRefusedWhateverFollowsIt() {
+        let trailers = LedgerTrailers(logSize: 0, logHead: WriteLogEntry.genesis).text
+        // git reads bytes: "---" then a combining mark still begins with its patch divider.
+        for summary in ["--- a summary", "---\u{301} a summary"] {
+            guard case .failure = LedgerTrailers.parse(message: summary + "\n\n" + trailers) else {
+                Issue.record("accepted the summary \(Array(summary.utf8))")
+                continue
+            }
+        }
+        #expect((try? LedgerTrailers.parse(message: "-- a summary\n\n" + trailers).get()) != nil)
+    }
+
     @Test func equivalentBindingsKeepTheirOwnRecordsAndBytes() {
         let (precomposed, decomposed) = Self.equivalentPairs[0]
         var table = BindingTable()

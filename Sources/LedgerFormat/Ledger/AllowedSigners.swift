@@ -40,22 +40,27 @@ public struct AllowedSigners: Sendable, Equatable {
     /// spaces or tabs.
     public init(text: String) throws(LedgerFormatError) {
         var entries: [Entry] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines and fields are told apart by their bytes, as ssh-keygen reads them, never by Swift's characters:
+        // a character joins a combining mark to the space or `#` before it, and a CR to the LF after it.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
             let path = "\(LedgerLayout.allowedSignersPath):\(index + 1)"
             if let entry = try Self.entry(line, path: path) { entries.append(entry) }
         }
         self.entries = entries
     }
 
+    typealias Scalars = Substring.UnicodeScalarView
+
     /// One line: nil for a blank or `#` comment line, else its entry; refused when off the grammar.
-    static func entry(_ line: Substring, path: String) throws(LedgerFormatError) -> Entry? {
+    static func entry(_ line: Scalars, path: String) throws(LedgerFormatError) -> Entry? {
         func refuse(_ reason: String) -> LedgerFormatError { LedgerFormatError(.invalidSSHKey, reason, path: path) }
         guard !line.contains("\r") else { throw refuse("a carriage return: lines end in LF alone") }
         var fields = FieldScanner(line)
-        guard let first = fields.next(), !first.hasPrefix("#") else { return nil }
+        guard let first = fields.next(), first.first != "#" else { return nil }
         var principals = first
-        if first.hasPrefix("\"") {
-            guard first.count >= 3, first.hasSuffix("\""), !first.dropFirst().dropLast().contains("\"") else {
+        if first.first == "\"" {
+            guard first.count >= 3, first.last == "\"", !first.dropFirst().dropLast().contains("\"") else {
                 throw refuse("a quoted principal is one \"…\" without inner quotes")
             }
             principals = first.dropFirst().dropLast()
@@ -65,48 +70,51 @@ public struct AllowedSigners: Sendable, Equatable {
         guard var field = fields.next() else {
             throw refuse("expected 'principals [namespaces=\"…\"] ssh-ed25519 KEY [comment]'")
         }
-        if field != OpenSSHKey.keyType {
+        let keyType = OpenSSHKey.keyType.unicodeScalars
+        if !field.elementsEqual(keyType) {
             try Self.checkOptions(field, refuse: refuse)
             guard let next = fields.next() else { throw refuse("no key after the options") }
             field = next
         }
-        guard field == OpenSSHKey.keyType, let base64 = fields.next() else {
+        guard field.elementsEqual(keyType), let base64 = fields.next() else {
             throw refuse("only ssh-ed25519 keys are accepted")
         }
         let key: Ed25519.PublicKey
         do throws(LedgerFormatError) {
-            key = try OpenSSHKey.parsePublicKey("\(field) \(base64)")
+            key = try OpenSSHKey.parsePublicKey("\(OpenSSHKey.keyType) \(Substring(base64))")
         } catch {
             throw refuse(error.reason)
         }
-        return Entry(principals: String(principals), key: key, comment: String(fields.rest))
+        return Entry(principals: String(Substring(principals)), key: key, comment: String(Substring(fields.rest)))
     }
 
     /// The one option accepted: `namespaces="LIST"`, LIST comma-separated names (letters, digits and
     /// `. _ - @ + / :`, none empty) that include `git`. Wildcards and negations, `cert-authority` and the
     /// dated `valid-after`/`valid-before` are refused: a key here signs commits by position, never by date.
-    static func checkOptions(_ field: Substring, refuse: (String) -> LedgerFormatError) throws(LedgerFormatError) {
-        let prefix = "namespaces=\""
-        guard field.hasPrefix(prefix), field.hasSuffix("\""), field.count > prefix.count else {
-            throw refuse("unsupported allowed-signers option '\(field)': only namespaces=\"…\", quoted")
+    static func checkOptions(_ field: Scalars, refuse: (String) -> LedgerFormatError) throws(LedgerFormatError) {
+        let prefix = "namespaces=\"".unicodeScalars
+        guard field.starts(with: prefix), field.last == "\"", field.count > prefix.count else {
+            throw refuse("unsupported allowed-signers option '\(Substring(field))': only namespaces=\"…\", quoted")
         }
         let list = field.dropFirst(prefix.count).dropLast()
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@+/:")
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-@+/:".unicodeScalars)
         let names = list.split(separator: ",", omittingEmptySubsequences: false)
         guard names.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
-            throw refuse("namespaces=\"\(list)\" is not a comma-separated list of plain names")
+            throw refuse("namespaces=\"\(Substring(list))\" is not a comma-separated list of plain names")
         }
-        guard names.contains("git") else { throw refuse("the key's namespaces exclude git") }
+        guard names.contains(where: { $0.elementsEqual("git".unicodeScalars) }) else {
+            throw refuse("the key's namespaces exclude git")
+        }
     }
 
     /// Splits a line into fields separated by runs of spaces and tabs.
     struct FieldScanner {
-        var rest: Substring
+        var rest: Scalars
 
-        init(_ line: Substring) { rest = line.drop { $0 == " " || $0 == "\t" } }
+        init(_ line: Scalars) { rest = line.drop { $0 == " " || $0 == "\t" } }
 
         /// The next field, nil at the end of the line.
-        mutating func next() -> Substring? {
+        mutating func next() -> Scalars? {
             guard !rest.isEmpty else { return nil }
             let field = rest.prefix { $0 != " " && $0 != "\t" }
             rest = rest.dropFirst(field.count).drop { $0 == " " || $0 == "\t" }

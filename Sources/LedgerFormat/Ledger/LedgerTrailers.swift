@@ -69,7 +69,7 @@ public struct LedgerTrailers: Equatable, Sendable {
             return refuse("the commit message has no blank line before its trailers")
         }
         let summary = message[..<split.lowerBound]
-        guard !summary.isEmpty, !summary.contains("\n"), !summary.hasPrefix("---") else {
+        guard !summary.isEmpty, !summary.contains("\n"), !summary.utf8.starts(with: "---".utf8) else {
             return refuse("the commit message's summary is one line (not starting with ---) before the blank line")
         }
         let block = message[split.upperBound...]

@@ -27,14 +27,16 @@ public struct InterfaceCountersigner: Sendable {
     }
 
     /// Parses `MODERATION_INTERFACE_KEY_EPOCHS`: `onym:component:a=1,onym:component:b=2`, each item split on
-    /// its last `=` (component ids contain `:`). A failure names the offending item.
+    /// its last `=` (component ids contain `:`). A failure names the offending item. Split on bytes, as Rust's
+    /// `split(',')` is: a combining mark after `,` or `=` does not hide it.
     public static func epochs(_ text: String) -> Result<[WireString: UInt32], MalformedEpoch> {
         var epochs: [WireString: UInt32] = [:]
-        for item in text.split(separator: ",", omittingEmptySubsequences: true) {
-            guard let equals = item.lastIndex(of: "="), let epoch = UInt32(item[item.index(after: equals)...]),
+        for item in text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: true) {
+            guard let equals = item.lastIndex(of: "="),
+                let epoch = UInt32(String(Substring(item[item.index(after: equals)...]))),
                 !item[..<equals].isEmpty
-            else { return .failure(MalformedEpoch(item: String(item))) }
-            epochs[WireString(String(item[..<equals]))] = epoch
+            else { return .failure(MalformedEpoch(item: String(Substring(item)))) }
+            epochs[WireString(String(Substring(item[..<equals])))] = epoch
         }
         return .success(epochs)
     }

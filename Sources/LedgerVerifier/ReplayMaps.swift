@@ -7,7 +7,7 @@ public import LedgerStore
 /// and its delta), and the few rest — the identities of shared bindings, the revocation effects, status
 /// attempts and manifests, and the idempotency keys of the last commits — in one small binary file.
 ///
-/// The small file's bytes: the line `onym-ledger replay state 4 <tip hex>\n`, then a string table (every
+/// The small file's bytes: the line `onym-ledger replay state 5 <tip hex>\n`, then a string table (every
 /// distinct binding, identity, authority and idempotency key once: a count, then length-prefixed UTF-8) and
 /// the lists, whose strings are indices into the table, the retry window last (docs/VERIFY.md, "The
 /// auditor's state"); integers are LEB128 varints (`ByteWriter`). Local state, never input:
@@ -39,7 +39,7 @@ public struct ReplayMaps: Sendable, Equatable {
     /// The idempotency keys of the last commits (the writer's retry window): a key names one batch in it.
     public var recentIdempotencyKeys = RecentIdempotencyKeys()
 
-    static let magic = "onym-ledger replay state 4"
+    static let magic = "onym-ledger replay state 5"
 
     /// The maps of a ledger with no commits.
     public init() {}

@@ -83,7 +83,8 @@ public enum WitnessSubmission {
     /// The size of the checkpoint `stored` cosigns when it is `witness`'s valid cosignature of a checkpoint
     /// of `origin` no larger than `limit`; 0 otherwise (the witness then answers 409 with its own size).
     static func lastCosignedSize(_ stored: SignedNote?, witness: NoteKey, origin: String, limit: Int) -> Int {
-        guard let stored, let head = TreeHead(text: stored.text), head.origin == origin, head.size <= limit,
+        guard let stored, let head = TreeHead(text: stored.text), head.origin.hasSameBytes(as: origin),
+            head.size <= limit,
             Cosignature.verifiedTime(of: stored, by: witness) != nil
         else { return 0 }
         return head.size

@@ -1,7 +1,9 @@
 import LedgerTestSupport
 import Testing
 
+@testable import LedgerFollow
 @testable import LedgerFormat
+import LedgerReport
 import LedgerStore
 @testable import LedgerVerifier
 
@@ -105,6 +107,109 @@ struct WireStringTests {
             }
         }
         #expect((try? LedgerTrailers.parse(message: "-- a summary\n\n" + trailers).get()) != nil)
+    }
+
+    @Test func aCommitMessageIsReadOnBytes() {
+        let trailers = LedgerTrailers(logSize: 0, logHead: WriteLogEntry.genesis).text
+        func refused(_ message: String) -> Bool {
+            if case .failure = LedgerTrailers.parse(message: message) { return true }
+            return false
+        }
+        // CR LF is one Swift character, so a CR in the summary had passed for no CR and no second line.
+        #expect(refused("line 1\r\nline 2\n\n" + trailers))
+        // A Kelvin sign is not the K of the trailer's name, nor a letter of a key.
+        #expect(refused("append\n\n" + trailers + "Onym-Ledger-Idempotency-\u{212A}ey: k1\n"))
+        #expect(refused("append\n\n" + trailers + "Onym-Ledger-Idempotency-Key: \u{212A}1\n"))
+        #expect(!LedgerTrailers.isValidIdempotencyKey("\u{212A}1"))
+        let keyed = LedgerTrailers.parse(message: "append\n\n" + trailers + "Onym-Ledger-Idempotency-Key: K1\n")
+        #expect((try? keyed.get())?.idempotencyKey == "K1")
+    }
+
+    @Test func noteNamesAndTextsAreBytes() throws {
+        let secret = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x21))!
+        let key = try #require(NoteKey(name: "example.org/K", type: NoteKey.ed25519, publicKey: secret.publicKey))
+        let text = "example.org/K\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
+        // The key's signature and key ID over the same text, on a line named with a Kelvin sign: not the key's line.
+        let line = SignedNote.Signature(
+            name: "example.org/\u{212A}", keyID: key.keyID, payload: secret.signature(for: Array(text.utf8)))
+        let note = SignedNote(text: text, signatures: [line])
+        #expect(note.signatures(by: key).isEmpty)
+        #expect(!note.isSigned(by: key))
+        #expect(!"example.org/\u{212A}".hasSameBytes(as: "example.org/K"))
+        let signed = SignedNote(
+            text: text, signatures: [try #require(SignedNote.sign(text, name: key.name, with: secret))])
+        #expect(signed.isSigned(by: key))
+    }
+
+    @Test func writeLogEntriesAreEqualByTheirBytes() throws {
+        func entry(_ outcome: String) throws -> WriteLogEntry {
+            try WriteLogEntry(
+                sequence: 1, recordedAt: "2026-08-18T00:00:00Z", deviceBinding: "enrollment:1",
+                authorizedBy: "reconciliation", caseOpen: false, banned: false, outcome: outcome,
+                previousHash: WriteLogEntry.genesis)
+        }
+        let stored = try entry("failed: caf\u{E9}")
+        #expect(try stored == entry("failed: caf\u{E9}"))
+        // The stored entry's fields and hashes, with the outcome spelled decomposed: another entry (one whose
+        // hash no longer holds), not the stored one a second time.
+        var json = stored.json
+        json.set("outcome", .string("failed: cafe\u{301}"))
+        #expect(try WriteLogEntry(json: json) != stored)
+    }
+
+    @Test func epochsSplitOnBytes() throws {
+        // Rust's split(',') of MODERATION_INTERFACE_KEY_EPOCHS: the comma before a combining mark still splits.
+        let epochs = try InterfaceCountersigner.epochs("onym:component:a=2,\u{301}b=1").get()
+        #expect(epochs[WireString("onym:component:a")] == 2)
+        #expect(epochs[WireString("\u{301}b")] == 1)
+    }
+
+    @Test func theDSAVocabularyIsMatchedByBytes() throws {
+        var config = try CanonicalJSON.parse(Array(DSAConfig.defaultText.utf8))
+        guard case .object(var classes)? = config["classes"], case .object(var csam)? = classes["csam"] else {
+            Issue.record("the default configuration has no csam class")
+            return
+        }
+        csam.set("category_specification", .array([.string("\u{212A}EYWORD_CHILD_SEXUAL_ABUSE_MATERIAL")]))
+        classes.set("csam", .object(csam))
+        config.set("classes", .object(classes))
+        #expect(throws: LedgerFormatError.self) { try DSAConfig(json: config) }
+    }
+
+    @Test func theReplayStateKeepsEquivalentSpellingsApart() throws {
+        let (precomposed, decomposed) = Self.equivalentPairs[0]
+        func identity(_ user: String) -> [BindingIdentities.Identity] {
+            [BindingIdentities.Identity(user: WireString(user), acceptedAt: Instant(seconds: 1))]
+        }
+        var maps = ReplayMaps()
+        maps.identities = BindingIdentities(shared: [
+            WireString(precomposed): identity("onym:key:" + String(repeating: "ab", count: 32)),
+            WireString(decomposed): identity("onym:key:" + String(repeating: "cd", count: 32)),
+        ])
+        let tip = ObjectID(hexString: String(repeating: "1", count: 40))!
+        let read = try #require(ReplayMaps(smallFile: maps.smallFileBytes(tip: tip), tip: tip))
+        #expect(read.identities.shared.count == 2)
+        #expect(read == maps)
+        #expect(
+            read.identities.shared.keys.map { Array($0.text.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+                == [Array(precomposed.utf8), Array(decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    @Test func aDescriptorKeepsEachAuthoritysKeysByItsBytes() throws {
+        let (kelvin, plain) = Self.equivalentPairs[1]
+        let keys = [FixtureSeed.repeated(0x31), FixtureSeed.repeated(0x32)].map {
+            Ed25519.PrivateKey(seed: $0)!.publicKey
+        }
+        let descriptor = LedgerDescriptor(
+            ledgerId: "l", interface: "onym:component:i",
+            authorityKeys: [
+                WireString(kelvin): [.init(epoch: 1, key: keys[0])], WireString(plain): [.init(epoch: 1, key: keys[1])],
+            ])
+        // Two members of `authorities`, distinct by their bytes as the parser holds them, are two authorities.
+        let read = try LedgerDescriptor(json: try CanonicalJSON.parse(CanonicalJSON.encode(descriptor.json)))
+        #expect(read.authorityKeys.count == 2)
+        #expect(read.countersigningKeys(for: WireString(kelvin)) == [keys[0]])
+        #expect(read.countersigningKeys(for: WireString(plain)) == [keys[1]])
     }
 
     @Test func equivalentBindingsKeepTheirOwnRecordsAndBytes() {

@@ -24,10 +24,10 @@ public struct WireString: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// compares characters, so `"onym:component:\u{301}x"` would not begin with `"onym:component:"`).
     public func hasBytePrefix(_ prefix: String) -> Bool { text.hasBytePrefix(prefix) }
 
-    public static func == (left: WireString, right: WireString) -> Bool { left.text.utf8Compare(right.text) == 0 }
+    public static func == (left: WireString, right: WireString) -> Bool { left.text.hasSameBytes(as: right.text) }
 
     /// Byte equality with a string held as `String` (a name a caller was given): never `String`'s equivalence.
-    public static func == (left: WireString, right: String) -> Bool { left.text.utf8Compare(right) == 0 }
+    public static func == (left: WireString, right: String) -> Bool { left.text.hasSameBytes(as: right) }
 
     public static func == (left: String, right: WireString) -> Bool { right == left }
 

@@ -201,7 +201,7 @@ public struct LedgerDescriptor: Sendable, Equatable {
     /// An origin a log key may sign under: a note key name that cannot begin an SSHSIG signed blob (the
     /// log key may be the commit-signing key: docs/DECISIONS.md, "The ledger is a transparency log").
     public static func isUsableOrigin(_ origin: String) -> Bool {
-        NoteKey.isValidName(origin) && !origin.hasPrefix("SSHSIG")
+        NoteKey.isValidName(origin) && !origin.hasBytePrefix("SSHSIG")
     }
 
     public var json: JSONObject {

@@ -27,11 +27,14 @@ public struct LedgerTrailers: Equatable, Sendable {
         self.idempotencyKey = idempotencyKey
     }
 
-    /// Whether `key` may name a batch: 1–128 characters of letters, digits and `. _ : @ / + = -`.
+    /// Whether `key` may name a batch: 1–128 bytes, each an ASCII letter or digit or one of `. _ : @ / + = -`
+    /// (told by bytes: the Kelvin sign is not `K`).
     public static func isValidIdempotencyKey(_ key: String) -> Bool {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@/+=-")
-        return (1...128).contains(key.count) && key.allSatisfy(allowed.contains)
+        (1...128).contains(key.utf8.count) && key.utf8.allSatisfy(idempotencyKeyBytes.contains)
     }
+
+    private static let idempotencyKeyBytes = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@/+=-".utf8)
 
     public static let empty = LedgerTrailers(logSize: 0, logHead: WriteLogEntry.genesis)
 
@@ -60,32 +63,41 @@ public struct LedgerTrailers: Equatable, Sendable {
     /// more lines `<key>: <value>` each ended by LF, `<key>` one of the four this format defines (each at
     /// most once, size and head required, any order), one space after the colon, the value in its key's
     /// grammar with no space around it. No CR, no continuation lines, no other lines, nothing after.
+    ///
+    /// Read on bytes, as git reads a message: Swift's characters would take CR LF for one character (so a
+    /// CR in the summary would pass for none) and join a combining mark to the `-`, `:` or space before it.
     public static func parse(message: String) -> Result<LedgerTrailers, GrammarError> {
         func refuse(_ reason: String) -> Result<LedgerTrailers, GrammarError> {
             .failure(GrammarError(description: reason))
         }
-        guard !message.contains("\r") else { return refuse("the commit message holds a carriage return") }
-        guard let split = message.firstRange(of: "\n\n") else {
+        let (lineFeed, carriageReturn, colon, space, tab): (UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0x0A, 0x0D, 0x3A, 0x20, 0x09)
+        let bytes = Array(message.utf8)
+        guard !bytes.contains(carriageReturn) else { return refuse("the commit message holds a carriage return") }
+        guard let split = bytes.firstRange(of: [lineFeed, lineFeed]) else {
             return refuse("the commit message has no blank line before its trailers")
         }
-        let summary = message[..<split.lowerBound]
-        guard !summary.isEmpty, !summary.contains("\n"), !summary.utf8.starts(with: "---".utf8) else {
+        let summary = bytes[..<split.lowerBound]
+        guard !summary.isEmpty, !summary.contains(lineFeed), !summary.starts(with: "---".utf8) else {
             return refuse("the commit message's summary is one line (not starting with ---) before the blank line")
         }
-        let block = message[split.upperBound...]
-        guard block.hasSuffix("\n") else { return refuse("the trailer block ends with a line feed") }
+        let block = bytes[split.upperBound...]
+        guard block.last == lineFeed else { return refuse("the trailer block ends with a line feed") }
         var values: [String: String] = [:]
-        for line in block.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
-            guard let colon = line.firstIndex(of: ":"), Self.keys.contains(String(line[..<colon])) else {
-                return refuse("'\(line)' is not a trailer of this format (\(Self.keys.joined(separator: ", ")))")
+        for line in block.dropLast().split(separator: lineFeed, omittingEmptySubsequences: false) {
+            guard let colonIndex = line.firstIndex(of: colon),
+                let key = Self.keys.first(where: { $0.utf8.elementsEqual(line[..<colonIndex]) })
+            else {
+                return refuse(
+                    "'\(String(decoding: line, as: UTF8.self))' is not a trailer of this format "
+                        + "(\(Self.keys.joined(separator: ", ")))")
             }
-            let key = String(line[..<colon])
-            let rest = line[line.index(after: colon)...]
+            let rest = line[(colonIndex + 1)...]
             let value = rest.dropFirst()
-            guard rest.hasPrefix(" "), !value.isEmpty, value.first != " ", value.last != " ", !value.contains("\t")
+            guard rest.first == space, !value.isEmpty, value.first != space, value.last != space, !value.contains(tab)
             else { return refuse("\(key): one space after the colon, then the value with no space around it") }
             guard values[key] == nil else { return refuse("\(key) is stated twice") }
-            values[key] = String(value)
+            values[key] = String(decoding: value, as: UTF8.self)
         }
         guard let sizeText = values[sizeKey], let size = Int64(sizeText), size >= 0,
             sizeText == String(size)

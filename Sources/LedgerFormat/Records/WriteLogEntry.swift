@@ -26,14 +26,23 @@ public final class WriteLogEntry: Sendable, Equatable {
     public let previousHash: String
     public let entryHash: String
 
+    /// Field by field, text by its bytes (docs/FORMAT.md, "Strings compare by bytes"): an entry whose outcome
+    /// spells `é` decomposed is not the stored entry that spells it precomposed.
     public static func == (left: WriteLogEntry, right: WriteLogEntry) -> Bool {
-        left === right
-            || (left.sequence == right.sequence && left.recordedAtText == right.recordedAtText
+        func same(_ left: String?, _ right: String?) -> Bool {
+            switch (left, right) {
+            case (nil, nil): true
+            case (let left?, let right?): left.hasSameBytes(as: right)
+            default: false
+            }
+        }
+        return left === right
+            || (left.sequence == right.sequence && same(left.recordedAtText, right.recordedAtText)
                 && left.recordedAt == right.recordedAt && left.deviceBinding == right.deviceBinding
                 && left.authorizedBy == right.authorizedBy && left.caseOpen == right.caseOpen
-                && left.banned == right.banned && left.outcome == right.outcome
-                && left.fieldsWritten == right.fieldsWritten && left.previousHash == right.previousHash
-                && left.entryHash == right.entryHash)
+                && left.banned == right.banned && same(left.outcome, right.outcome)
+                && same(left.fieldsWritten, right.fieldsWritten) && same(left.previousHash, right.previousHash)
+                && same(left.entryHash, right.entryHash))
     }
 
     public init(json: JSONObject) throws(LedgerFormatError) {

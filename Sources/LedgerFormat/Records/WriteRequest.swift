@@ -15,6 +15,15 @@ public struct WriteRequest: Sendable, Equatable {
     public let outcome: String
     public let fieldsWritten: String?
 
+    /// Field by field, text by its bytes (docs/FORMAT.md, "Strings compare by bytes").
+    public static func == (left: WriteRequest, right: WriteRequest) -> Bool {
+        left.recordedAt.hasSameBytes(as: right.recordedAt) && left.deviceBinding == right.deviceBinding
+            && left.authorizedBy == right.authorizedBy && left.caseOpen == right.caseOpen
+            && left.banned == right.banned && left.outcome.hasSameBytes(as: right.outcome)
+            && (left.fieldsWritten ?? "").hasSameBytes(as: right.fieldsWritten ?? "")
+            && (left.fieldsWritten == nil) == (right.fieldsWritten == nil)
+    }
+
     public init(json: JSONObject, path: String = "$") throws(LedgerFormatError) {
         let reader = FieldReader(json, path: path)
         try reader.rejectUnknownKeys(allowed: Self.fields)

@@ -127,7 +127,7 @@ public struct SignedNote: Sendable, Equatable {
 
     /// The signatures made by `key` (its name and key ID).
     public func signatures(by key: NoteKey) -> [Signature] {
-        signatures.filter { $0.name == key.name && $0.keyID == key.keyID }
+        signatures.filter { $0.name.hasSameBytes(as: key.name) && $0.keyID == key.keyID }
     }
 
     /// The one signature line by `key`, nil when the note carries none or several. A reader that trusts a
@@ -157,7 +157,7 @@ public struct SignedNote: Sendable, Equatable {
             return "\(byLogKey.count) signature lines by the log key; a checkpoint carries exactly one"
         }
         if !isSigned(by: key) { return "the log key's signature does not verify" }
-        if let other = signatures.first(where: { $0.name != key.name || $0.keyID != key.keyID }) {
+        if let other = signatures.first(where: { !$0.name.hasSameBytes(as: key.name) || $0.keyID != key.keyID }) {
             return "a signature line by \(other.name) (key ID \(NoteKey.hex(other.keyID))), not the log key: "
                 + "a checkpoint carries the log key's signature only"
         }

@@ -30,7 +30,7 @@ public enum ProofCheck {
         guard note.isSigned(by: logKey) else {
             throw Failure(description: "the checkpoint carries no valid signature by the log key \(logKey)")
         }
-        guard let head = TreeHead(text: note.text), head.origin == logKey.name else {
+        guard let head = TreeHead(text: note.text), head.origin.hasSameBytes(as: logKey.name) else {
             throw Failure(description: "the checkpoint is not a checkpoint of \(logKey.name)")
         }
         var cosigners: [(String, Int64)] = []

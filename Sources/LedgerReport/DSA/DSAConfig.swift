@@ -158,7 +158,7 @@ public struct DSAConfig: Sendable {
             try one(of: DSAVocabulary.keywords, value, path + ".category_specification")
         }
         let specifying = DSAVocabulary.specifications[category] ?? []
-        for keyword in specification where !specifying.contains(keyword) {
+        for keyword in specification where !specifying.contains(where: { $0.hasSameBytes(as: keyword) }) {
             throw invalid(
                 path + ".category_specification",
                 "\"\(keyword)\" does not specify \(category) in the database's taxonomy (its keywords: \(specifying.joined(separator: ", ")))"
@@ -172,13 +172,13 @@ public struct DSAConfig: Sendable {
 
     private static func one(of allowed: [String], _ value: String, _ field: String) throws(LedgerFormatError) -> String
     {
-        guard allowed.contains(value) else {
+        guard let spelled = allowed.first(where: { $0.hasSameBytes(as: value) }) else {
             throw invalid(
                 field,
                 "\"\(value)\" is not a value the DSA Transparency Database accepts (one of \(allowed.prefix(6).joined(separator: ", "))\(allowed.count > 6 ? ", …" : ""))"
             )
         }
-        return value
+        return spelled
     }
 
     private static func invalid(_ field: String, _ reason: String) -> LedgerFormatError {

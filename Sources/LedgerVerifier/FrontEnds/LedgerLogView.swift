@@ -102,7 +102,7 @@ extension VerifiedHistory {
                             decoding: try repository.readBlob(file.id, limit: Limits.maxRecordBytes), as: UTF8.self))
                 else { continue }
                 if let keyID = UInt32(file.name, radix: 16) { view.storedCosignatures[keyID] = note }
-                guard note.text == body else { continue }
+                guard let body, note.text.hasSameBytes(as: body) else { continue }
                 view.cosignatures += note.signatures
             }
         }

@@ -83,8 +83,10 @@ public enum LogPublisher {
         // handover"): the folder then follows the new log, whose leaves continue the old one's.
         guard let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self)),
             let head = TreeHead(text: note.text),
-            (note.isSigned(by: log.key) && head.origin == log.key.name)
-                || log.checkpoints.contains(where: { (try? SignedNote(parsing: $0.note))?.text == note.text })
+            (note.isSigned(by: log.key) && head.origin.hasSameBytes(as: log.key.name))
+                || log.checkpoints.contains(where: {
+                    (try? SignedNote(parsing: $0.note))?.text.hasSameBytes(as: note.text) == true
+                })
         else {
             throw Failure(
                 description:

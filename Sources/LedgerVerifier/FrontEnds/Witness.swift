@@ -70,7 +70,8 @@ public enum Witness {
             throw Failure(description: "\(error)", isInconsistent: false)
         }
         var cosigned = note
-        cosigned.signatures = note.signatures.filter { $0.keyID != key.keyID || $0.name != key.name } + [line]
+        cosigned.signatures =
+            note.signatures.filter { $0.keyID != key.keyID || !$0.name.hasSameBytes(as: key.name) } + [line]
         return Cosigned(note: cosigned, key: key, previousSize: previousSize)
     }
 
@@ -118,7 +119,7 @@ public enum Witness {
         guard let bytes = try? repository.blob(at: path, inCommit: tip, limit: Limits.maxRecordBytes),
             let note = try? SignedNote(parsing: String(decoding: bytes, as: UTF8.self))
         else { return "no cosignature in the ledger (\(path))" }
-        guard note.text == checkpointBody else {
+        guard let checkpointBody, note.text.hasSameBytes(as: checkpointBody) else {
             let size = TreeHead(text: note.text)?.size.description ?? "?"
             return "cosigned an older checkpoint (size \(size)), not the tip's"
         }

@@ -41,7 +41,7 @@ public struct CheckpointPolicy: LedgerPolicy {
         var log = state.log
         for leaf in step.leafHashes { log.append(leaf) }
         var failures: [PolicyFailure] = []
-        if head.origin != key.name {
+        if !head.origin.hasSameBytes(as: key.name) {
             failures.append(failure(step, path: path, "origin \(head.origin); the descriptor's log is \(key.name)"))
         }
         if head.size != log.size {

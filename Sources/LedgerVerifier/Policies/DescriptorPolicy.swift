@@ -92,7 +92,8 @@ public struct DescriptorPolicy: LedgerPolicy {
         guard unchanged == previous else {
             return "the descriptor changed beyond its log key; a log handover changes only `log`"
         }
-        for earlier in [from] + retired where to.publicKey == earlier.publicKey || to.name == earlier.name {
+        for earlier in [from] + retired
+        where to.publicKey == earlier.publicKey || to.name.hasSameBytes(as: earlier.name) {
             return "a log handover names a new key under a new origin, never one the ledger's log had: "
                 + "\(to) has the \(to.publicKey == earlier.publicKey ? "key" : "origin") of \(earlier)"
         }

@@ -106,14 +106,16 @@ extension OnymLedger {
                     root = try Self.key(text)
                     continue
                 }
-                guard let equals = text.firstIndex(of: "="), let at = text[..<equals].lastIndex(of: "@"),
-                    let epoch = Int64(text[text.index(after: at)..<equals]), epoch >= 1
+                // Split on bytes: a combining mark after `@` or `=` does not hide it.
+                let scalars = text.unicodeScalars
+                guard let equals = scalars.firstIndex(of: "="), let at = scalars[..<equals].lastIndex(of: "@"),
+                    let epoch = Int64(String(Substring(scalars[scalars.index(after: at)..<equals]))), epoch >= 1
                 else {
                     throw .usage("--interface-key \(text): expected onym:key:… or AUTHORITY@EPOCH=onym:key:…")
                 }
-                let authority = WireString(String(text[..<at]))
+                let authority = WireString(String(Substring(scalars[..<at])))
                 authorityKeys[authority, default: []].append(
-                    .init(epoch: epoch, key: try Self.key(String(text[text.index(after: equals)...]))))
+                    .init(epoch: epoch, key: try Self.key(String(Substring(scalars[scalars.index(after: equals)...])))))
             }
             for (authority, epochs) in authorityKeys {
                 authorityKeys[authority] = epochs.sorted { $0.epoch < $1.epoch }

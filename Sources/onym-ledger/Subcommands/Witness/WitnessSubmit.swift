@@ -68,7 +68,7 @@ struct WitnessSubmit: Sendable {
         guard key.type == NoteKey.cosignatureV1 else {
             throw .usage("--witness \(name): the key is a cosignature/v1 verifier key (type 0x04)")
         }
-        guard key.name == name else {
+        guard key.name.hasSameBytes(as: name) else {
             throw .usage("--witness \(name): the verifier key is named \(key.name); NAME is the key's name")
         }
         guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https", url.host != nil else {

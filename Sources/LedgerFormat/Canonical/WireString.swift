@@ -46,11 +46,6 @@ public struct WireString: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 }
 
-extension String {
-    /// Whether this string's UTF-8 bytes begin with `prefix`'s (see ``WireString/hasBytePrefix(_:)``).
-    public func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
-}
-
 extension Array where Element == WireString {
     /// The strings as records spell them.
     public var texts: [String] { map(\.text) }

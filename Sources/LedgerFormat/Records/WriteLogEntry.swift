@@ -126,7 +126,7 @@ public final class WriteLogEntry: Sendable, Equatable {
             outcome: outcome)
     }
 
-    public var succeeded: Bool { outcome.utf8.elementsEqual("ok".utf8) }
+    public var succeeded: Bool { outcome.hasSameBytes(as: "ok") }
 
     public var json: JSONObject {
         var object = JSONObject([

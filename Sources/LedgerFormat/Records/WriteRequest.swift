@@ -41,7 +41,7 @@ public struct WriteRequest: Sendable, Equatable {
         caseOpen = try reader.bool("caseOpen")
         banned = try reader.bool("banned")
         outcome = try reader.string("outcome")
-        guard outcome.utf8.elementsEqual("ok".utf8) || outcome.hasBytePrefix("failed: ") else {
+        guard outcome.hasSameBytes(as: "ok") || outcome.hasBytePrefix("failed: ") else {
             throw LedgerFormatError(
                 .invalidValue, "outcome must be \"ok\" or \"failed: <reason>\"",
                 path: reader.fieldPath("outcome"))

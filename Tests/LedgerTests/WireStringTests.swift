@@ -77,6 +77,43 @@ struct WireStringTests {
         #expect(rejection.rule == .deviceBindingMismatch)
     }
 
+    /// The writer, through the CLI, on a real ledger: a mandate names the binding with é precomposed; a write
+    /// to the decomposed spelling names a device no mandate names, and a verdict on that spelling does not
+    /// bind the mandate. Both are refused and the ledger is left as it was; the same batches with the mandate's
+    /// own bytes are recorded.
+    @Test func theWriterRefusesAnEquivalentSpellingOfAMandatedBinding() throws {
+        let (precomposed, decomposed) = Self.equivalentPairs[0]
+        let scenario = LedgerScenario()
+        let mandateJSON = scenario.mandate(binding: precomposed, classes: ["csam"])
+        let mandate = try Mandate(json: mandateJSON)
+        scenario.append([scenario.file(mandateJSON)], at: "2026-08-09T00:00:00Z")
+        let tip = scenario.tip
+        let verdict = FixtureRecords.verdict(
+            .dismiss, caseId: "c", mandate: mandate, authority: scenario.authority, classId: "csam",
+            decidedAt: "2026-08-10T00:00:00Z", edit: { $0.set("deviceBinding", .string(decomposed)) })
+        let refusals: [(String, String)] = [
+            (
+                scenario.writeRequests([("2026-08-10T00:00:00Z", decomposed, "reconciliation", false, false, "ok")]),
+                "MandateScopePolicy: a write to device binding"
+            ),
+            (
+                scenario.file(FixtureRecords.submission(verdict, authority: scenario.authority)),
+                "deviceBindingMismatch"
+            ),
+        ]
+        for (file, rule) in refusals {
+            let result = CLI.run(
+                ["append", scenario.ledger, "--signing-key", scenario.signer, "--at", "2026-08-12T00:00:00Z", file])
+            #expect(result.status == 65, "\(rule): \(result.stdout)")
+            #expect(result.stderr.contains(rule), "\(result.stderr)")
+            #expect(scenario.tip == tip)
+        }
+        scenario.append(
+            [scenario.writeRequests([("2026-08-10T00:00:00Z", precomposed, "reconciliation", false, false, "ok")])],
+            at: "2026-08-12T00:00:00Z")
+        #expect(scenario.tip != tip)
+    }
+
     @Test func equivalentClassesAreTwoClasses() throws {
         // Distinct by bytes, as serde_json reads them: not a repeated class.
         let mandate = try Self.mandate(binding: "enrollment:1", classes: ["caf\u{E9}", "cafe\u{301}"])

@@ -15,11 +15,11 @@ import LedgerVerifier
 /// size against the latest checkpoint and persisting the new checkpoint must be performed atomically").
 public final class WitnessService: Sendable {
     /// The log keys trusted for each origin (C2SP signed-note verifier keys, type 0x01).
-    public let logs: [String: [NoteKey]]
+    public let logs: [WireString: [NoteKey]]
     public let key: NoteKey
     private let signer: any CommitSigner
     private let stateRoot: String
-    private let perLog: [String: LogSlot]
+    private let perLog: [WireString: LogSlot]
     /// The wall clock, POSIX seconds (the cosignature's timestamp).
     private let clock: @Sendable () -> Int64
 
@@ -53,10 +53,13 @@ public final class WitnessService: Sendable {
         self.signer = signer
         self.stateRoot = stateRoot
         self.clock = clock
-        var logs: [String: [NoteKey]] = [:]
-        var slots: [String: LogSlot] = [:]
+        // Origins are told apart by their bytes, as Go's witnesses tell them (docs/FORMAT.md, "Strings compare
+        // by bytes"): a checkpoint of `example.org/\u{212A}` is not one of a log named `example.org/K`.
+        var logs: [WireString: [NoteKey]] = [:]
+        var slots: [WireString: LogSlot] = [:]
         let start = ProcessInfo.processInfo.systemUptime
-        for (origin, logKey) in logKeys {
+        for (name, logKey) in logKeys {
+            let origin = WireString(name)
             logs[origin, default: []].append(logKey)
             if slots[origin] == nil {
                 let slot = LogSlot()
@@ -80,7 +83,7 @@ public final class WitnessService: Sendable {
     private func add(_ body: [UInt8]) throws(WitnessRefusal) -> SignedNote.Signature {
         let request = try AddCheckpointRequest(parsing: body)
         let checkpoint = request.checkpoint
-        guard let trusted = logs[checkpoint.origin], let slot = perLog[checkpoint.origin] else {
+        guard let trusted = logs[WireString(checkpoint.origin)], let slot = perLog[WireString(checkpoint.origin)] else {
             throw .unknownLog(checkpoint.origin)
         }
         try Self.checkLogSignature(request.note, trusted: trusted)

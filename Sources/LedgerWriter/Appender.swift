@@ -194,7 +194,7 @@ public final class Appender {
             let keyID = String(provisional.keyID, radix: 16)
             let name = origin ?? "\(old.name)/\(String(repeating: "0", count: 8 - keyID.count))\(keyID)"
             let key = try Ledger.noteKey(
-                origin: name == old.name ? "" : name, signer: newLogKey, rule: "logKey.origin",
+                origin: name.hasSameBytes(as: old.name) ? "" : name, signer: newLogKey, rule: "logKey.origin",
                 reason: "a new log has a new origin: a name without spaces or '+', not starting with SSHSIG, "
                     + "other than \(old.name)")
             descriptor.log = key

@@ -44,6 +44,7 @@ struct AllowedSignersGrammarTests {
         (#"onym-ledger NAMESPACES="git" KEY"#, true),  // the option's name is lowercase
         ("onym-ledger namespaces=\"git\" KEY\r", true),  // CR: lines end in LF alone
         ("# a comment\r\nonym-ledger namespaces=\"git\" KEY", true),  // CR LF is refused, not one line ending
+        ("onym-ledger\u{0} namespaces=\"git\" KEY", false),  // NUL: ssh-keygen refuses the line
         ("onym-ledger ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQC", false),
     ]
 

@@ -178,6 +178,26 @@ struct WireStringTests {
         #expect(signed.isSigned(by: key))
     }
 
+    @Test func signedNotesAreReadOnBytes() throws {
+        let secret = Ed25519.PrivateKey(seed: FixtureSeed.repeated(0x21))!
+        let key = try #require(NoteKey(name: "example.org/K", type: NoteKey.ed25519, publicKey: secret.publicKey))
+        let text = "example.org/K\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
+        // Another signer whose name begins with a combining mark: three fields, as Go splits the line, and a
+        // line a reader of the log key skips.
+        let other = SignedNote.Signature(name: "\u{301}w", keyID: 7, payload: [UInt8](repeating: 1, count: 64))
+        let own = try #require(SignedNote.sign(text, name: key.name, with: secret))
+        let parsed = try SignedNote(parsing: SignedNote(text: text, signatures: [own, other]).formatted)
+        #expect(parsed.signatures.count == 2)
+        #expect(parsed.isSigned(by: key))
+        // A `+` followed by a combining mark is still a `+`, which no key name holds.
+        #expect(!NoteKey.isValidName("a+\u{301}b"))
+        // Keys whose names are equivalent but not the same bytes are two keys.
+        let kelvin = try #require(
+            NoteKey(name: "example.org/\u{212A}", type: NoteKey.ed25519, publicKey: secret.publicKey))
+        #expect(kelvin != key)
+        #expect(Set([kelvin, key]).count == 2)
+    }
+
     @Test func writeLogEntriesAreEqualByTheirBytes() throws {
         func entry(_ outcome: String) throws -> WriteLogEntry {
             try WriteLogEntry(

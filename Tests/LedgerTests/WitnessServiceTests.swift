@@ -115,6 +115,24 @@ struct WitnessServiceTests {
     }
 
     /// docs/DECISIONS.md: the timestamp never goes back, even when the clock does.
+    /// Origins are told apart by their bytes (docs/FORMAT.md, "Strings compare by bytes"), as Go's witnesses
+    /// tell them: a checkpoint of `example.org/\u{212A}`, signed by the log key of `example.org/K` under that
+    /// log's name, is of no log the witness knows (404), not one to cosign.
+    @Test func aCheckpointOfAnEquivalentOriginIsOfNoKnownLog() throws {
+        let scratch = ScratchDirectory()
+        let plain = "example.org/K"
+        let key = try #require(NoteKey(name: plain, type: NoteKey.ed25519, publicKey: Self.logKey.publicKey))
+        let service = try WitnessService(
+            name: "witness.example", signer: Self.witnessKey, logKeys: [(plain, key)], stateRoot: scratch.path("state"),
+            rateLimit: nil, clock: { 1_800_000_000 })
+        func checkpoint(origin: String) -> SignedNote {
+            let text = "\(origin)\n3\n\(Base64.encode(Merkle.root(Self.leaves[..<3]).bytes))\n"
+            return SignedNote(text: text, signatures: [SignedNote.sign(text, name: plain, with: Self.logKey)!])
+        }
+        #expect(Self.status(service.addCheckpoint(Self.body(0, checkpoint(origin: "example.org/\u{212A}")))) == 404)
+        #expect(Self.status(service.addCheckpoint(Self.body(0, checkpoint(origin: plain)))) == 200)
+    }
+
     @Test func aCosignatureIsNeverDatedBeforeThePreviousOne() throws {
         let scratch = ScratchDirectory()
         let clock = Clock()

@@ -56,6 +56,7 @@ public struct AllowedSigners: Sendable, Equatable {
     static func entry(_ line: Scalars, path: String) throws(LedgerFormatError) -> Entry? {
         func refuse(_ reason: String) -> LedgerFormatError { LedgerFormatError(.invalidSSHKey, reason, path: path) }
         guard !line.contains("\r") else { throw refuse("a carriage return: lines end in LF alone") }
+        guard !line.contains("\0") else { throw refuse("a NUL byte, which ends a line for ssh-keygen") }
         var fields = FieldScanner(line)
         guard let first = fields.next(), first.first != "#" else { return nil }
         var principals = first

@@ -107,8 +107,8 @@ public enum LedgerLayout {
         if path == descriptorPath { return (.descriptor, nil) }
         if path == allowedSignersPath { return (.allowedSigners, nil) }
         if path == checkpointPath { return (.checkpoint, nil) }
-        if path.hasPrefix(cosignaturesFolder + "/") {
-            let name = path.dropFirst(cosignaturesFolder.count + 1)
+        if path.hasBytePrefix(cosignaturesFolder + "/") {
+            let name = Substring(path.utf8.dropFirst(cosignaturesFolder.utf8.count + 1))
             guard name.utf8.count == 8, let keyID = UInt32(name, radix: 16), cosignaturePath(keyID: keyID) == path
             else { return nil }
             return (.cosignature(keyID), nil)

@@ -14,7 +14,7 @@ public enum LedgerLog {
     /// Whether a file is a leaf of the log: every file but the checkpoint and the witnesses' cosignatures
     /// (which are about the log, and cannot be in what they sign).
     public static func isLogged(_ path: String) -> Bool {
-        path != LedgerLayout.checkpointPath && !path.hasPrefix(LedgerLayout.cosignaturesFolder + "/")
+        path != LedgerLayout.checkpointPath && !path.hasBytePrefix(LedgerLayout.cosignaturesFolder + "/")
     }
 
     /// Whether a later commit may replace the file at `path` (docs/FORMAT.md, "Repository"): the signers (a

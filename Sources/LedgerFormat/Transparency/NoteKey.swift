@@ -9,6 +9,18 @@ public struct NoteKey: Sendable, Hashable, CustomStringConvertible {
     public let type: UInt8
     public let publicKey: Ed25519.PublicKey
 
+    /// Equal when the names are the same bytes (docs/FORMAT.md, "Strings compare by bytes") and the type and
+    /// key are the same: a witness trusting `w/K` and `w/\u{212A}` under one key trusts two names.
+    public static func == (left: NoteKey, right: NoteKey) -> Bool {
+        left.name.hasSameBytes(as: right.name) && left.type == right.type && left.publicKey == right.publicKey
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(WireString(name))
+        hasher.combine(type)
+        hasher.combine(publicKey)
+    }
+
     public init?(name: String, type: UInt8, publicKey: Ed25519.PublicKey) {
         guard Self.isValidName(name), type == Self.ed25519 || type == Self.cosignatureV1 else { return nil }
         self.name = name
@@ -18,19 +30,23 @@ public struct NoteKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the text form; nil for a malformed key, another type, or a key ID that does not match.
     public init?(_ text: String) {
-        // The base64 part can contain `+`: split on the first two only.
-        let parts = text.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
+        // The base64 part can contain `+`: split on the first two only, on scalars as Go splits bytes (a
+        // combining mark after `+` does not hide it).
+        let parts = text.unicodeScalars.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false).map {
+            String(Substring($0))
+        }
         guard parts.count == 3, parts[1].utf8.count == 8, let id = UInt32(parts[1], radix: 16),
-            parts[1] == parts[1].lowercased(), let raw = Base64.decode(String(parts[2])), raw.count == 33,
+            parts[1] == parts[1].lowercased(), let raw = Base64.decode(parts[2]), raw.count == 33,
             let key = Ed25519.PublicKey(rawRepresentation: raw.dropFirst()),
-            let parsed = NoteKey(name: String(parts[0]), type: raw[0], publicKey: key), parsed.keyID == id
+            let parsed = NoteKey(name: parts[0], type: raw[0], publicKey: key), parsed.keyID == id
         else { return nil }
         self = parsed
     }
 
     /// Key names: non-empty, no Unicode spaces, no `+` (signed-note).
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("+") && !name.unicodeScalars.contains { $0.properties.isWhitespace }
+        !name.isEmpty && !name.unicodeScalars.contains("+")
+            && !name.unicodeScalars.contains { $0.properties.isWhitespace }
             && !name.unicodeScalars.contains { $0.value < 0x20 }
     }
 
@@ -59,6 +75,11 @@ public struct SignedNote: Sendable, Equatable {
         /// The bytes after the key ID (64 for Ed25519, 72 for cosignature/v1: timestamp then signature).
         public let payload: [UInt8]
 
+        /// Equal when the names are the same bytes and the key IDs and payloads are the same.
+        public static func == (left: Signature, right: Signature) -> Bool {
+            left.name.hasSameBytes(as: right.name) && left.keyID == right.keyID && left.payload == right.payload
+        }
+
         public init(name: String, keyID: UInt32, payload: [UInt8]) {
             self.name = name
             self.keyID = keyID
@@ -74,6 +95,11 @@ public struct SignedNote: Sendable, Equatable {
     /// The signed text, ending in `\n`.
     public let text: String
     public var signatures: [Signature]
+
+    /// Equal when the texts are the same bytes and the signature lines are equal.
+    public static func == (left: SignedNote, right: SignedNote) -> Bool {
+        left.text.hasSameBytes(as: right.text) && left.signatures == right.signatures
+    }
 
     public init(text: String, signatures: [Signature]) {
         self.text = text
@@ -106,13 +132,16 @@ public struct SignedNote: Sendable, Equatable {
         for line in String(decoding: bytes[(split + 2)...], as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false
         ).dropLast() {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 3, fields[0] == "\u{2014}", NoteKey.isValidName(String(fields[1])),
-                let raw = Base64.decode(String(fields[2])), raw.count > 4
+            // Fields split on scalars, as Go splits bytes: a combining mark after a space does not join it.
+            let fields = line.unicodeScalars.split(separator: " ", omittingEmptySubsequences: false).map {
+                String(Substring($0))
+            }
+            guard fields.count == 3, fields[0].hasSameBytes(as: "\u{2014}"), NoteKey.isValidName(fields[1]),
+                let raw = Base64.decode(fields[2]), raw.count > 4
             else { throw ParseError(description: "a signature line is not '\u{2014} <name> <base64>': \(line)") }
             signatures.append(
                 Signature(
-                    name: String(fields[1]), keyID: raw[0..<4].reduce(0) { $0 << 8 | UInt32($1) },
+                    name: fields[1], keyID: raw[0..<4].reduce(0) { $0 << 8 | UInt32($1) },
                     payload: Array(raw.dropFirst(4))))
         }
         guard !signatures.isEmpty else { throw ParseError(description: "a note carries at least one signature") }

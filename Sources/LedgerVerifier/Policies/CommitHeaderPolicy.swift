@@ -11,12 +11,19 @@ public struct CommitHeaderPolicy: LedgerPolicy {
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []
+        // Read on bytes, as git reads a commit: Swift's characters take CR LF for one line ending, so a CR at
+        // the end of the signature's last line would hide the header after it from a character reading.
+        let header = Array(step.commit.rawHeader.utf8)
+        if header.contains(0x0D) { failures.append(failure(step, "a commit header holds a carriage return")) }
+        let lines = header.split(separator: 0x0A, omittingEmptySubsequences: false)
         var counts: [String: Int] = [:]
-        for line in step.commit.rawHeader.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard let first = line.first, first != " " else { continue }
-            let key = String(line.prefix { $0 != " " })
+        var keys: [String] = []
+        for line in lines {
+            guard let first = line.first, first != 0x20 else { continue }
+            let key = String(decoding: line.prefix { $0 != 0x20 }, as: UTF8.self)
             counts[key, default: 0] += 1
-            if !Self.allowed.contains(key) {
+            keys.append(key)
+            if !Self.allowed.contains(where: { $0.hasSameBytes(as: key) }) {
                 failures.append(failure(step, "unknown commit header '\(key)'"))
             }
         }
@@ -25,9 +32,6 @@ public struct CommitHeaderPolicy: LedgerPolicy {
         }
         if counts["gpgsig", default: 0] > 1 {
             failures.append(failure(step, "\(counts["gpgsig"]!) gpgsig headers; exactly one signature is allowed"))
-        }
-        let keys = step.commit.rawHeader.split(separator: "\n").filter { $0.first != " " }.map {
-            String($0.prefix { $0 != " " })
         }
         let order =
             ["tree"] + Array(repeating: "parent", count: counts["parent", default: 0]) + ["author", "committer"]
@@ -42,10 +46,12 @@ public struct CommitHeaderPolicy: LedgerPolicy {
         let identity = CommitIdentity(time: step.commit.time)
         let expected = "\(identity.name) <\(identity.email)> \(identity.time) +0000"
         for role in ["author", "committer"] {
-            let line = step.commit.rawHeader.split(separator: "\n").first { $0.hasPrefix(role + " ") }
-            if let line, line.dropFirst(role.count + 1) != Substring(expected) {
+            let line = lines.first { $0.starts(with: (role + " ").utf8) }
+            if let value = line?.dropFirst(role.utf8.count + 1), !value.elementsEqual(expected.utf8) {
                 failures.append(
-                    failure(step, "\(role) is '\(line.dropFirst(role.count + 1))'; a ledger commit's is '\(expected)'"))
+                    failure(
+                        step,
+                        "\(role) is '\(String(decoding: value, as: UTF8.self))'; a ledger commit's is '\(expected)'"))
             }
         }
         return failures

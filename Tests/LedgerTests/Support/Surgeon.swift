@@ -69,18 +69,23 @@ final class Surgeon {
     /// Writes a raw commit and returns its id.
     func commit(
         tree: ObjectID, parents: [ObjectID], time: Int64, message: String, signing: Signing,
-        extraHeaders: [String] = [], identity: String = "onym-ledger <ledger@onym.invalid>", offset: String = "+0000"
+        extraHeaders: [String] = [], identity: String = "onym-ledger <ledger@onym.invalid>", offset: String = "+0000",
+        afterSignature: [String] = [], signatureLineEnd: String = "\n"
     ) -> ObjectID {
         var header = "tree \(tree.hex)\n"
         for parent in parents { header += "parent \(parent.hex)\n" }
         header += "author \(identity) \(time) \(offset)\n"
         header += "committer \(identity) \(time) \(offset)\n"
         for extra in extraHeaders { header += extra + "\n" }
-        let unsigned = Array((header + "\n" + message).utf8)
+        // Headers after the signature are signed too: git signs the commit without its gpgsig header.
+        let following = afterSignature.map { $0 + "\n" }.joined()
+        let unsigned = Array((header + following + "\n" + message).utf8)
         func armored(_ key: Ed25519.PrivateKey, namespace: String = "git") -> String {
             SSHSignature.sign(unsigned, namespace: namespace, with: key).armored
         }
-        func gpgsig(_ armor: String) -> String { "gpgsig " + armor.replacingOccurrences(of: "\n", with: "\n ") + "\n" }
+        func gpgsig(_ armor: String) -> String {
+            "gpgsig " + armor.replacingOccurrences(of: "\n", with: "\n ") + signatureLineEnd
+        }
         let signatureHeaders: String
         switch signing {
         case .none: signatureHeaders = ""
@@ -94,7 +99,7 @@ final class Surgeon {
             signatureHeaders = gpgsig(SSHArmor.wrap(blob, label: SSHSignature.armorLabel, trailingNewline: false))
         case .copied(let armor): signatureHeaders = gpgsig(armor)
         }
-        let signed = header + signatureHeaders + "\n" + message
+        let signed = header + signatureHeaders + following + "\n" + message
         return try! repository.writeRawCommit(Array(signed.utf8))
     }
 
@@ -119,7 +124,8 @@ final class Surgeon {
     @discardableResult
     func append(
         _ edits: [Repository.RawTreeEdit], message: String? = nil, time: Int64? = nil, signing: Signing? = nil,
-        extraHeaders: [String] = [], extraParents: [ObjectID] = []
+        extraHeaders: [String] = [], extraParents: [ObjectID] = [], afterSignature: [String] = [],
+        signatureLineEnd: String = "\n"
     ) -> ObjectID {
         let tipInfo = info(tip)
         let tree = withCheckpoint(try! repository.rawUpdatedTree(base: tipInfo.tree, edits: edits), parent: tip)
@@ -128,7 +134,8 @@ final class Surgeon {
             tree: tree, parents: [tip] + extraParents, time: time ?? tipInfo.time + 60,
             message: message
                 ?? "append: tampered\n\n\(LedgerTrailers(logSize: trailers.logSize, logHead: trailers.logHead).text)",
-            signing: signing ?? .key(signer(of: tip)), extraHeaders: extraHeaders)
+            signing: signing ?? .key(signer(of: tip)), extraHeaders: extraHeaders, afterSignature: afterSignature,
+            signatureLineEnd: signatureLineEnd)
         try! repository.forceReference(LedgerLayout.branch, to: id)
         return id
     }

@@ -366,6 +366,11 @@ enum TamperCorpus {
         Attack(name: "encoding header", policy: "CommitHeaderPolicy") { s in
             s.append([], extraHeaders: ["encoding ISO-8859-1"])
         },
+        // git reads the header after the CR as a header of its own, which the signature covers; read by
+        // characters, CR LF is one line ending and the header a continuation of the signature.
+        Attack(name: "a header behind a CR at the signature's end", policy: "CommitHeaderPolicy") { s in
+            s.append([], afterSignature: ["encoding UTF-16LE"], signatureLineEnd: "\r\n")
+        },
     ]
 
     // MARK: - Tree whitelist

@@ -368,7 +368,10 @@ enum TamperCorpus {
         },
         // git reads the header after the CR as a header of its own, which the signature covers; read by
         // characters, CR LF is one line ending and the header a continuation of the signature.
-        Attack(name: "a header behind a CR at the signature's end", policy: "CommitHeaderPolicy") { s in
+        Attack(
+            name: "a header behind a CR at the signature's end", policy: "CommitHeaderPolicy",
+            conformance: "HeaderBehindACarriageReturn"
+        ) { s in
             s.append([], afterSignature: ["encoding UTF-16LE"], signatureLineEnd: "\r\n")
         },
     ]
@@ -1079,6 +1082,27 @@ enum TamperCorpus {
         },
         Attack(name: "write for a device binding no mandate names", policy: "MandateScopePolicy") { s in
             appendEntries(s) { last in [write(7, after: last, binding: "enrollment:nobody")] }
+        },
+        // docs/FORMAT.md, "Strings compare by bytes": a mandate names é precomposed; the write names it
+        // decomposed, a binding no mandate names.
+        Attack(
+            name: "write for an equivalent spelling of a mandated binding", policy: "MandateScopePolicy",
+            conformance: "WriteToAnEquivalentBinding"
+        ) { s in
+            let mandate = FixtureRecords.mandate(
+                user: FixtureLedger.users[0], interface: FixtureLedger.interface,
+                authority: FixtureLedger.authority, classes: ["csam"], deviceBinding: "enrollment:caf\u{E9}",
+                acceptedAt: "2026-08-12T02:00:30Z")
+            let written = write(
+                7, after: entry(s, 6), binding: "enrollment:cafe\u{301}", caseOpen: false, banned: false)
+            s.append(
+                [
+                    .upsert(
+                        path: newRecordPath(Mandate.self, try! Mandate(json: mandate).ref),
+                        id: s.blob(CanonicalJSON.encode(mandate)), mode: mode),
+                    .upsert(path: entryPath(7), id: s.blob(written.json), mode: mode),
+                ],
+                message: "append: entries\n\n\(LedgerTrailers(logSize: 7, logHead: written.entryHash).text)")
         },
         Attack(name: "write by an Android writer in an Apple ledger", policy: "AccountScopePolicy", conduct: true) {
             s in

@@ -311,6 +311,14 @@ struct AppendVerifyAgreementTests {
                 ).utf8)
             return [line]
         },
+        Case(attack: "write for an equivalent spelling of a mandated binding", expected: .refused) {
+            var line = write(caseOpen: false)
+            line.1 = Array(
+                String(decoding: line.1, as: UTF8.self).replacingOccurrences(
+                    of: FixtureLedger.bindings[0], with: "enrollment:cafe\u{301}"
+                ).utf8)
+            return [file("mandate.json", mandate("enrollment:caf\u{E9}")), line]
+        },
         Case(attack: "entry with an invalid outcome", expected: .refused) { [write(outcome: "maybe")] },
         Case(attack: "write by an Android writer in an Apple ledger", expected: .loggedWithConductFinding) {
             [write(fieldsWritten: #"{"bitFirst":true}"#)]

@@ -30,11 +30,38 @@ struct WireStringTests {
         }
     }
 
+    /// Equality, order, hashing and prefixes agree with the UTF-8 arrays on random strings built from the
+    /// characters that make Swift's equality differ from bytes: combining marks, precomposed letters, the
+    /// singletons that normalize to ASCII, CR and LF, and plain ASCII.
+    @Test func everyComparisonIsTheBytesComparison() {
+        let pieces: [String] = [
+            "a", "e", "K", ";", "`", " ", "-", "+", ":", "\r", "\n", "\u{E9}", "\u{301}", "\u{212A}", "\u{37E}",
+            "\u{1FEF}", "\u{2126}", "\u{3A9}", "\u{1E9B}\u{323}", "\u{FB01}", "\u{0}", "\u{10FFFF}", "𝄞",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        func random() -> String {
+            (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        for _ in 0..<20_000 {
+            let (left, right) = (random(), random())
+            let (leftBytes, rightBytes) = (Array(left.utf8), Array(right.utf8))
+            #expect((WireString(left) == WireString(right)) == (leftBytes == rightBytes))
+            #expect(left.hasSameBytes(as: right) == (leftBytes == rightBytes))
+            #expect((WireString(left) < WireString(right)) == leftBytes.lexicographicallyPrecedes(rightBytes))
+            #expect(left.hasBytePrefix(right) == leftBytes.starts(with: rightBytes))
+            if leftBytes == rightBytes { #expect(WireString(left).hashValue == WireString(right).hashValue) }
+        }
+    }
+
     @Test func prefixesAreBytes() {
         // Rust's starts_with: the prefix's bytes, even where a combining mark joins its last character.
         #expect(WireString("onym:component:\u{301}x").hasBytePrefix("onym:component:"))
         #expect(!"onym:component:\u{301}x".hasPrefix("onym:component:"), "String.hasPrefix compares characters")
         #expect(!WireString("onym:componen").hasBytePrefix("onym:component:"))
+        // A log origin may not begin an SSHSIG blob, whatever follows the six bytes.
+        #expect(!LedgerDescriptor.isUsableOrigin("SSHSIG\u{301}x"))
+        #expect(LedgerDescriptor.isUsableOrigin("example.org/log"))
     }
 
     // MARK: - The rules that use them

@@ -48,7 +48,7 @@ public struct CanonicalEncoding: Sendable {
     /// The canonical bytes of the object without its top-level member `key` (all of them when it has none):
     /// what ``CanonicalJSON/signingBytes(of:omitting:)`` gives.
     public func omitting(_ key: String) -> [UInt8] {
-        guard let index = members.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return bytes }
+        guard let index = members.firstIndex(where: { $0.key.hasSameBytes(as: key) }) else { return bytes }
         // The member begins after the `{` or after the comma that ends the one before it.
         let start = index == 0 ? 1 : memberEnds[index - 1] + 1
         let end = memberEnds[index]

@@ -66,3 +66,14 @@ extension String {
         return utf8.lexicographicallyPrecedes(other.utf8) ? -1 : 1
     }
 }
+
+extension Optional where Wrapped == String {
+    /// Both absent, or both present with the same UTF-8 bytes (`String.hasSameBytes(as:)`).
+    public func hasSameBytes(as other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case (let left?, let right?): left.hasSameBytes(as: right)
+        default: false
+        }
+    }
+}

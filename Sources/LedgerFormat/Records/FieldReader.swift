@@ -130,14 +130,14 @@ public struct FieldReader: Sendable {
     /// Rejects any key not in `allowed` (for the ledger's own record kinds, which are closed).
     ///
     /// Keys compare by their bytes, as the object's own lookups and duplicate checks do (docs/FORMAT.md,
-    /// "Canonical JSON"; docs/DECISIONS.md, "Non-ASCII keys"), never by Swift's canonical equivalence: `"interface\u{212A}eys"` (a Kelvin sign)
-    /// is not `interfaceKeys`. An object holding no other key holds as many allowed keys as it has keys, so
+    /// "Canonical JSON"; docs/DECISIONS.md, "Non-ASCII keys"), never by Swift's canonical equivalence:
+    /// `"interface\u{212A}eys"` (a Kelvin sign) is not `interfaceKeys`. An object holding no other key holds as many allowed keys as it has keys, so
     /// the common case costs one lookup an allowed key and no hashing.
     public func rejectUnknownKeys(allowed: Set<String>) throws(LedgerFormatError) {
         var known = 0
         for key in allowed where object[key] != nil { known += 1 }
         guard known < object.count else { return }
-        for key in object.keys where !allowed.contains(where: { $0.utf8Compare(key) == 0 }) {
+        for key in object.keys where !allowed.contains(where: { $0.hasSameBytes(as: key) }) {
             throw LedgerFormatError(.unknownField, "unknown field \"\(key)\"", path: fieldPath(key))
         }
     }

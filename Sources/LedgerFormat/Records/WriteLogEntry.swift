@@ -29,20 +29,14 @@ public final class WriteLogEntry: Sendable, Equatable {
     /// Field by field, text by its bytes (docs/FORMAT.md, "Strings compare by bytes"): an entry whose outcome
     /// spells `é` decomposed is not the stored entry that spells it precomposed.
     public static func == (left: WriteLogEntry, right: WriteLogEntry) -> Bool {
-        func same(_ left: String?, _ right: String?) -> Bool {
-            switch (left, right) {
-            case (nil, nil): true
-            case (let left?, let right?): left.hasSameBytes(as: right)
-            default: false
-            }
-        }
-        return left === right
-            || (left.sequence == right.sequence && same(left.recordedAtText, right.recordedAtText)
+        left === right
+            || (left.sequence == right.sequence && left.recordedAtText.hasSameBytes(as: right.recordedAtText)
                 && left.recordedAt == right.recordedAt && left.deviceBinding == right.deviceBinding
                 && left.authorizedBy == right.authorizedBy && left.caseOpen == right.caseOpen
-                && left.banned == right.banned && same(left.outcome, right.outcome)
-                && same(left.fieldsWritten, right.fieldsWritten) && same(left.previousHash, right.previousHash)
-                && same(left.entryHash, right.entryHash))
+                && left.banned == right.banned && left.outcome.hasSameBytes(as: right.outcome)
+                && left.fieldsWritten.hasSameBytes(as: right.fieldsWritten)
+                && left.previousHash.hasSameBytes(as: right.previousHash)
+                && left.entryHash.hasSameBytes(as: right.entryHash))
     }
 
     public init(json: JSONObject) throws(LedgerFormatError) {

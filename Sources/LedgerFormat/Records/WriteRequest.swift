@@ -20,8 +20,7 @@ public struct WriteRequest: Sendable, Equatable {
         left.recordedAt.hasSameBytes(as: right.recordedAt) && left.deviceBinding == right.deviceBinding
             && left.authorizedBy == right.authorizedBy && left.caseOpen == right.caseOpen
             && left.banned == right.banned && left.outcome.hasSameBytes(as: right.outcome)
-            && (left.fieldsWritten ?? "").hasSameBytes(as: right.fieldsWritten ?? "")
-            && (left.fieldsWritten == nil) == (right.fieldsWritten == nil)
+            && left.fieldsWritten.hasSameBytes(as: right.fieldsWritten)
     }
 
     public init(json: JSONObject, path: String = "$") throws(LedgerFormatError) {

@@ -7,7 +7,7 @@ import LedgerStore
 /// zone) could carry meaning the verifier does not check.
 public struct CommitHeaderPolicy: LedgerPolicy {
     public static let name = "CommitHeaderPolicy"
-    static let allowed: Set<String> = ["tree", "parent", "author", "committer", "gpgsig"]
+    static let allowed = ["tree", "parent", "author", "committer", "gpgsig"]
 
     public func evaluate(_ step: CommitStep, state: ReplayState) -> [PolicyFailure] {
         var failures: [PolicyFailure] = []

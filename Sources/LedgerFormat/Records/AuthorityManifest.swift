@@ -1,6 +1,6 @@
 /// An authority manifest (reference §3.2), kept as the **exact bytes** the user consented to:
 /// `manifestHash` is SHA-256 over those bytes, whitespace included, never a canonical form.
-public struct AuthorityManifest: Sendable, Equatable {
+public final class AuthorityManifest: Sendable, Equatable {
     public enum AppealEffect: String, Sendable {
         case suspensive
         case nonSuspensive = "non-suspensive"

@@ -1,5 +1,5 @@
 /// The enforcement-profile object (profile §1; reference §3.1 — spec only, no reference code).
-public struct EnforcementProfile: Sendable {
+public final class EnforcementProfile: Sendable {
     public let json: JSONObject
     /// SHA-256 of the canonical bytes without `signature` (the ledger's convention for every kind
     /// whose signature travels inside the object; docs/FORMAT.md).

@@ -10,7 +10,7 @@
 /// Signed by the authority's operator key over ``signingBytes`` (`grant_signing_bytes`: canonical JSON
 /// without `signature`); ``ref`` (the `grantRef`, SHA-256 of those bytes) is its content address. The
 /// stored grant says nothing until a ``Redemption`` redeems it (docs/FORMAT.md "Grants and redemptions").
-public struct Grant: SignedLedgerRecord, Equatable {
+public final class Grant: SignedLedgerRecord, Equatable {
     /// What a grant permits.
     public enum GrantType: String, Sendable, CaseIterable {
         case recovery = "onym-recovery-grant-v1"
@@ -70,4 +70,9 @@ public struct Grant: SignedLedgerRecord, Equatable {
         }
         return nil
     }
+}
+
+extension Grant {
+    /// Two grants are equal when their objects are: every field is read from the object.
+    public static func == (left: Grant, right: Grant) -> Bool { left.json == right.json }
 }

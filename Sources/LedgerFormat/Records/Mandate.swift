@@ -1,6 +1,6 @@
 /// A moderation mandate (`onym-moderation-mandate-v1`, reference §3.3): the user's consent to an
 /// authority's manifest for a device binding, signed by the user and countersigned by the interface.
-public struct Mandate: Sendable {
+public final class Mandate: Sendable {
     /// Reference §1.1: mandates omit `signatures` from their signing bytes.
     public static let signatureKey = "signatures"
 
@@ -18,11 +18,13 @@ public struct Mandate: Sendable {
     /// Decoded signatures in wire order: `[0]` the user's, `[1]` the interface countersignature.
     public let signatures: [[UInt8]]
 
-    public init(json: JSONObject) throws(LedgerFormatError) {
+    public convenience init(json: JSONObject) throws(LedgerFormatError) {
         try self.init(json: json, encoding: nil)
     }
 
-    public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {
+    public convenience init(
+        storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding
+    ) throws(LedgerFormatError) {
         try self.init(json: json, encoding: encoding)
     }
 

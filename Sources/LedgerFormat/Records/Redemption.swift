@@ -3,7 +3,7 @@
 /// like a receipt — the vendor's signed commit is its signature. It names the grant it redeems and the
 /// grantee's mandate for the grant's authority (whose consented manifest's operator key signs the grant),
 /// and states the bindings and the time (docs/FORMAT.md "Grants and redemptions").
-public struct Redemption: Sendable, Equatable {
+public final class Redemption: Sendable, Equatable {
     public static let fields: Set<String> = [
         "redemptionVersion", "grantRef", "grantType", "caseId", "mandateRef", "fromBinding", "toBinding",
         "redeemedAt",
@@ -43,4 +43,9 @@ public struct Redemption: Sendable, Equatable {
 
     /// Its content address: SHA-256 of its canonical bytes (it carries no signature).
     public var ref: ContentAddress { SHA256.hash(CanonicalJSON.encode(json)) }
+}
+
+extension Redemption {
+    /// Two redemptions are equal when their objects are: every field is read from the object.
+    public static func == (left: Redemption, right: Redemption) -> Bool { left.json == right.json }
 }

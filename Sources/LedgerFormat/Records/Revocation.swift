@@ -27,7 +27,7 @@ extension SignedLedgerRecord {
 
 /// One signed status attempt of the interface to an authority (signed with the interface's
 /// countersigning key for that authority).
-public struct StatusAttempt: SignedLedgerRecord, Equatable {
+public final class StatusAttempt: SignedLedgerRecord, Equatable {
     public static let fields: Set<String> = [
         "attemptVersion", "interface", "authority", "attemptedAt", "answered",
         "answeredAt", "signature",
@@ -61,7 +61,7 @@ public struct StatusAttempt: SignedLedgerRecord, Equatable {
 
 /// An authority's signed report of its own compromise (signed by its operator key, the key whose
 /// compromise it reports — so whoever holds that key can burn it, and no one else can).
-public struct CompromiseReport: SignedLedgerRecord {
+public final class CompromiseReport: SignedLedgerRecord {
     public static let fields: Set<String> = [
         "compromiseReportVersion", "authority", "manifestHash", "compromisedAt",
         "reportedAt", "signature",
@@ -93,7 +93,7 @@ public struct CompromiseReport: SignedLedgerRecord {
 }
 
 /// The interface's signed determination revoking an authority's designation.
-public struct RevocationDetermination: SignedLedgerRecord {
+public final class RevocationDetermination: SignedLedgerRecord {
     public enum Trigger: String, Sendable {
         /// The authority reported its own compromise; `evidence` names the report.
         case authorityCompromise = "authority-compromise"
@@ -148,4 +148,9 @@ public struct RevocationDetermination: SignedLedgerRecord {
     public var effect: DesignationRevocation.Effect {
         DesignationRevocation.Effect(authority: authority, effectiveAt: effectiveAt, determinedAt: determinedAt)
     }
+}
+
+extension StatusAttempt {
+    /// Two attempts are equal when their objects are: every field is read from the object.
+    public static func == (left: StatusAttempt, right: StatusAttempt) -> Bool { left.json == right.json }
 }

@@ -1,5 +1,5 @@
 /// A signed verdict (`onym-moderation-verdict-v1`, reference §3.4).
-public struct Verdict: Sendable {
+public final class Verdict: Sendable {
     /// Reference §1.1: verdicts omit `signature` from their signing bytes.
     public static let signatureKey = "signature"
 
@@ -51,11 +51,13 @@ public struct Verdict: Sendable {
     public let isFinal: Bool
     public let signature: [UInt8]
 
-    public init(json: JSONObject) throws(LedgerFormatError) {
+    public convenience init(json: JSONObject) throws(LedgerFormatError) {
         try self.init(json: json, encoding: nil)
     }
 
-    public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {
+    public convenience init(
+        storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding
+    ) throws(LedgerFormatError) {
         try self.init(json: json, encoding: encoding)
     }
 

@@ -1,7 +1,7 @@
 /// The vendor's receipt for a delivered verdict: the reference's `VerdictAccepted`
 /// (`{"verdictRef","status"}`, reference §3.6) plus `receivedAt`, which the replay needs — a
 /// verdict's `decidedAt` is not when the vendor knew it (docs/DECISIONS.md, "Records").
-public struct VerdictReceipt: Sendable {
+public final class VerdictReceipt: Sendable {
     public enum Status: String, Sendable {
         /// Execute at the device's next gate session.
         case queued

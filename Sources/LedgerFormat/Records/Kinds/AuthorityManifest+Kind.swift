@@ -6,7 +6,7 @@ extension AuthorityManifest: StoredRecord {
     public static let folder = "manifests"
     public static let tellingFields = ["violationClasses"]
     /// A manifest is stored and hashed as the exact bytes its authority published.
-    public init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
+    public convenience init(storedBytes: [UInt8], json: JSONObject) throws(LedgerFormatError) {
         try self.init(rawBytes: storedBytes)
     }
     public var storedBytes: [UInt8] { rawBytes }
@@ -18,7 +18,7 @@ extension AuthorityManifest: StoredRecord {
 /// definition and lawful-reporting text, and the table of the class terms users consented to.
 extension AuthorityManifest {
     public var reading: RecordFacts {
-        let text = { (field: String) in json[field]?.stringValue }
+        let text = { (field: String) in self.json[field]?.stringValue }
         var facts: [RecordFacts.Fact] = [
             .init("Authority", .text(componentId.text)),
             .init("Seat", .text(text("seat"))),

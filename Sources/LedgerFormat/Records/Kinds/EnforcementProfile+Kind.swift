@@ -12,7 +12,7 @@ extension EnforcementProfile: CanonicalStoredRecord {
 /// notice schema and specification.
 extension EnforcementProfile {
     public var reading: RecordFacts {
-        let text = { (field: String) in json[field]?.stringValue }
+        let text = { (field: String) in self.json[field]?.stringValue }
         let marks = markBindings.keys.sorted().map { mark in
             RecordFacts.Value.phrase([.text(mark), .words(" → "), .text(markBindings[mark]!)])
         }

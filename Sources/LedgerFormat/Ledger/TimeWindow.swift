@@ -75,7 +75,8 @@ public enum TimeWindow {
     }
 }
 
-/// A record that states times the window rule constrains.
+/// A record that states times the window rule constrains: every stored kind (``StoredRecord`` refines it, a
+/// kind without such times stating none) and the write-log entry.
 public protocol TimedRecord {
     var timedFields: [TimeWindow.Field] { get }
 }

@@ -3,7 +3,7 @@
 /// its name, code, folder and schema, how it decodes from the stored bytes and how it is addressed, the
 /// records it names and the signatures it carries (``RecordDeclaration``), the times it states
 /// (``TimedRecord``), what it says (``StoredRecord/reading``) — and one line in ``StoredRecords/kinds``.
-public protocol StoredRecord: RecordDeclaration {
+public protocol StoredRecord: RecordDeclaration, TimedRecord, AnyObject {
     /// The kind's name (`mandate`): in summaries, `inspect` and `verify`'s record counts.
     static var kindName: String { get }
     /// The kind's stable code, like an ASN.1 tag: how saved tables (the record index) name the kind. Never a
@@ -37,6 +37,9 @@ public protocol StoredRecord: RecordDeclaration {
 
 extension StoredRecord {
     public static var schema: String { kindName + ".schema.json" }
+    /// A kind states no time the window rule constrains unless it says so (a mandate's `acceptedAt`, a
+    /// receipt's `receivedAt`, …); a verdict's `decidedAt` is the authority's claim, not when the vendor knew it.
+    public var timedFields: [TimeWindow.Field] { [] }
     public static var isNamedByItsOwnContent: Bool { true }
 
     public init(storedBytes: [UInt8], json: JSONObject, encoding: CanonicalEncoding) throws(LedgerFormatError) {

@@ -13,8 +13,9 @@ public struct TimeOrderPolicy: LedgerPolicy {
         var failures: [PolicyFailure] = []
         if let reason = TimeWindow.commitViolation(window) { failures.append(failure(step, reason)) }
         for file in step.files {
-            guard case .success(let content) = file.content, let record = content.timedRecord else { continue }
-            for reason in TimeWindow.violations(record.timedFields, in: window) {
+            guard case .success(let content) = file.content, let fields = content.timedFields, !fields.isEmpty
+            else { continue }
+            for reason in TimeWindow.violations(fields, in: window) {
                 failures.append(failure(step, path: file.path, record: content.recordName, reason))
             }
         }
@@ -23,11 +24,11 @@ public struct TimeOrderPolicy: LedgerPolicy {
 }
 
 extension FileContent {
-    /// The decoded record, when its kind states times the window rule constrains.
-    var timedRecord: (any TimedRecord)? {
+    /// The times the decoded record states that the window rule constrains (nil for a file that is no record).
+    var timedFields: [TimeWindow.Field]? {
         switch self {
-        case .record(let record): record as? any TimedRecord
-        case .entry(let value): value
+        case .record(let record): record.timedFields
+        case .entry(let value): value.timedFields
         default: nil
         }
     }

@@ -1,7 +1,7 @@
 /// A compromise report as a stored kind. Onym-wire §9, profile §6 item 4: it names the authority's
 /// manifest and is signed by that manifest's operator key; it states when it was reported (a vendor
 /// event) and when the compromise began (stated elsewhere).
-extension CompromiseReport: CanonicalStoredRecord, TimedRecord {
+extension CompromiseReport: CanonicalStoredRecord {
     public static let kindName = "compromise-report"
     public static let code: UInt8 = 6
     public static let folder = "compromise-reports"

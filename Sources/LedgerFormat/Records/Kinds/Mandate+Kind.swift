@@ -1,6 +1,6 @@
 /// A mandate as a stored kind. Reference §2, §3.3: `signatures[0]` by its user and `signatures[1]` by
 /// the interface's countersigning key for its authority, over the same canonical bytes.
-extension Mandate: CanonicalStoredRecord, TimedRecord {
+extension Mandate: CanonicalStoredRecord {
     public static let kindName = "mandate"
     public static let code: UInt8 = 2
     public static let folder = "mandates"

@@ -1,7 +1,7 @@
 /// A redemption as a stored kind (onym-wire §5 `recoveries`): it names the grant it redeems (in its
 /// commit or before), the grantee's mandate and, through it, the consented manifest, whose operator key
 /// must have signed the grant (onym-wire §2: "Recovery grant / unban grant — authority operator key").
-extension Redemption: CanonicalStoredRecord, TimedRecord {
+extension Redemption: CanonicalStoredRecord {
     public static let kindName = "redemption"
     public static let code: UInt8 = 9
     public static let folder = "redemptions"

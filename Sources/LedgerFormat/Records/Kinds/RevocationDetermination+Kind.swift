@@ -1,7 +1,7 @@
 /// A revocation determination as a stored kind. Onym-wire §9: signed by the interface's countersigning
 /// key for the authority, and justified by the evidence it cites — compromise reports or status
 /// attempts, in its commit or before it.
-extension RevocationDetermination: CanonicalStoredRecord, TimedRecord {
+extension RevocationDetermination: CanonicalStoredRecord {
     public static let kindName = "revocation"
     public static let code: UInt8 = 7
     public static let folder = "revocations"

@@ -1,6 +1,6 @@
 /// A status attempt as a stored kind. Onym-wire §9: signed by the interface's countersigning key for the
 /// authority it asked.
-extension StatusAttempt: CanonicalStoredRecord, TimedRecord {
+extension StatusAttempt: CanonicalStoredRecord {
     public static let kindName = "status-attempt"
     public static let code: UInt8 = 5
     public static let folder = "status-attempts"

@@ -1,6 +1,6 @@
 /// A receipt as a stored kind: named by the verdict it receipts (at most one per verdict, found without
 /// an index), which it resolves with the verdict's mandate and manifest (reference §3.6).
-extension VerdictReceipt: CanonicalStoredRecord, TimedRecord {
+extension VerdictReceipt: CanonicalStoredRecord {
     public static let kindName = "receipt"
     public static let code: UInt8 = 4
     public static let folder = "receipts"

@@ -68,19 +68,25 @@ struct CanonicalEncoder {
     /// escapes where JSON has one, else `\\u00XX`). Runs of bytes that need no escape are copied whole.
     private mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var run = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                writeEscape(byte)
-                run = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        // A native string's bytes in place (no copy of the string to call the mutating `withUTF8` on).
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaping($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { writeEscaping($0) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// A string's bytes, escaped: runs that need no escape copied whole.
+    private mutating func writeEscaping(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var run = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            writeEscape(byte)
+            run = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
     }
 
     private mutating func writeEscape(_ byte: UInt8) {

@@ -19,9 +19,14 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Parses 64 lowercase hex digits; nil for anything else.
     public init?(hex: String) {
-        var hex = hex
-        guard let words = hex.withUTF8({ Self.words(hex: $0) }) else { return nil }
+        guard let words = hex.utf8.withContiguousStorageIfAvailable({ Self.words(hex: $0) }) ?? Self.words(hex: hex)
+        else { return nil }
         self.words = words
+    }
+
+    /// ``words(hex:)`` for a string whose bytes are not contiguous in memory.
+    private static func words(hex text: String) -> (UInt64, UInt64, UInt64, UInt64)? {
+        Array(text.utf8).withUnsafeBufferPointer { words(hex: $0) }
     }
 
     /// The address whose 32 bytes are these four big-endian words (a fast path for binary files).
@@ -49,20 +54,27 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// The four big-endian words 64 lowercase hex digits spell, nil for anything else.
+    ///
+    /// Without a branch a digit: whether a byte is a digit or a letter is as likely as not in a hash, so a
+    /// branch on it is mispredicted half the time (every record names several addresses). Each byte's value
+    /// is chosen by a comparison, and whether any byte was neither is checked once at the end.
     private static func words(hex text: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
         guard text.count == 64 else { return nil }
-        func word(_ start: Int) -> UInt64? {
+        var invalid: UInt8 = 0
+        func word(_ start: Int) -> UInt64 {
             var value: UInt64 = 0
             for index in start..<start + 16 {
-                guard let nibble = Hex.nibble(text[index], true) else { return nil }
-                value = value << 4 | UInt64(nibble)
+                let byte = text[index]
+                let digit = byte &- UInt8(ascii: "0")
+                let letter = byte &- UInt8(ascii: "a")
+                let isDigit = digit < 10
+                invalid |= (isDigit ? 0 : 1) & (letter < 6 ? 0 : 1)
+                value = value << 4 | UInt64(isDigit ? digit : letter &+ 10)
             }
             return value
         }
-        guard let first = word(0), let second = word(16), let third = word(32), let fourth = word(48) else {
-            return nil
-        }
-        return (first, second, third, fourth)
+        let words = (word(0), word(16), word(32), word(48))
+        return invalid == 0 ? words : nil
     }
 
     /// The SHA-256 of `data`.

@@ -1,5 +1,9 @@
 internal import COpenSSL
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// SHA-256 and SHA-512 through OpenSSL's EVP API.
 ///
 /// The digest is fetched once (`EVP_MD_fetch`) and cached: OpenSSL 3's `EVP_sha256()` does an
@@ -14,6 +18,26 @@ public enum SHA256 {
         return md
     }()
 
+    /// One digest context a thread, kept for the thread's next hash: a context made and freed a hash was, with
+    /// the provider's state it allocates at each start, six allocations and two atomic reference counts of
+    /// the digest per record hashed. Freed when its thread ends.
+    private static let contextKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { context in
+            if let context { EVP_MD_CTX_free(OpaquePointer(context)) }
+        }
+        precondition(made == 0, "no thread-local key for the digest context")
+        return key
+    }()
+
+    /// The calling thread's digest context.
+    private static var threadContext: OpaquePointer {
+        if let kept = pthread_getspecific(contextKey) { return OpaquePointer(kept) }
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not allocate a digest") }
+        pthread_setspecific(contextKey, UnsafeRawPointer(context))
+        return context
+    }
+
     /// The SHA-256 content address of `data`.
     public static func hash(_ data: some Collection<UInt8>) -> ContentAddress {
         let hashed = data.withContiguousStorageIfAvailable { hash(prefix: nil, UnsafeRawBufferPointer($0)) }
@@ -26,8 +50,7 @@ public enum SHA256 {
     static func hash(
         prefix: UInt8?, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer? = nil
     ) -> ContentAddress {
-        guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not allocate a digest") }
-        defer { EVP_MD_CTX_free(context) }
+        let context = threadContext
         var hashed = EVP_DigestInit_ex(context, sha256, nil) == 1
         if var prefix { hashed = hashed && EVP_DigestUpdate(context, &prefix, 1) == 1 }
         hashed = hashed && EVP_DigestUpdate(context, first.baseAddress, first.count) == 1

@@ -28,39 +28,33 @@ struct RecordKindEqualityTests {
             redeemedAt: "2026-08-13T01:00:00Z")
     }
 
-    @Test func twoDecodesOfOneStatusAttemptAreEqualAndAChangedFieldIsNot() throws {
-        let first = try StatusAttempt(json: Self.attempt(at: "2026-08-10T01:00:00Z"))
-        let again = try StatusAttempt(json: Self.attempt(at: "2026-08-10T01:00:00Z"))
-        let later = try StatusAttempt(json: Self.attempt(at: "2026-08-10T01:00:01Z"))
+    /// Two decodes of one object: two instances, equal; a decode of an object that differs: not equal.
+    func expectEqualByObject<Kind: AnyObject & Equatable>(
+        _ decode: (String) throws -> Kind, _ value: String, _ otherValue: String
+    ) throws {
+        let first = try decode(value)
+        let again = try decode(value)
         #expect(first !== again)
         #expect(first == again)
-        #expect(first != later)
+        #expect(try first != decode(otherValue))
     }
 
-    @Test func twoDecodesOfOneGrantAreEqualAndAChangedFieldIsNot() throws {
-        let first = try Grant(json: Self.grant(caseId: "case-ban"))
-        let again = try Grant(json: Self.grant(caseId: "case-ban"))
-        let other = try Grant(json: Self.grant(caseId: "case-other"))
-        #expect(first !== again)
-        #expect(first == again)
-        #expect(first != other)
+    @Test func statusAttempts() throws {
+        try expectEqualByObject(
+            { try StatusAttempt(json: Self.attempt(at: $0)) }, "2026-08-10T01:00:00Z", "2026-08-10T01:00:01Z")
     }
 
-    @Test func twoDecodesOfOneRedemptionAreEqualAndAChangedFieldIsNot() throws {
-        let first = try Redemption(json: Self.redemption(from: "enrollment:a"))
-        let again = try Redemption(json: Self.redemption(from: "enrollment:a"))
-        let other = try Redemption(json: Self.redemption(from: "enrollment:b"))
-        #expect(first !== again)
-        #expect(first == again)
-        #expect(first != other)
+    @Test func grants() throws {
+        try expectEqualByObject({ try Grant(json: Self.grant(caseId: $0)) }, "case-ban", "case-other")
     }
 
-    @Test func twoDecodesOfOneManifestAreEqualAndOtherBytesAreNot() throws {
-        let first = try AuthorityManifest(rawBytes: Self.authority.manifestBytes)
-        let again = try AuthorityManifest(rawBytes: Self.authority.manifestBytes)
-        let other = try AuthorityManifest(rawBytes: FixtureAuthority(validUntil: "2027-09-30T23:59:59Z").manifestBytes)
-        #expect(first !== again)
-        #expect(first == again)
-        #expect(first != other)
+    @Test func redemptions() throws {
+        try expectEqualByObject({ try Redemption(json: Self.redemption(from: $0)) }, "enrollment:a", "enrollment:b")
+    }
+
+    @Test func manifestsByTheirBytes() throws {
+        try expectEqualByObject(
+            { try AuthorityManifest(rawBytes: FixtureAuthority(validUntil: $0).manifestBytes) },
+            "2027-08-31T23:59:59Z", "2027-09-30T23:59:59Z")
     }
 }

@@ -34,7 +34,8 @@ public enum SHA256 {
     private static var threadContext: OpaquePointer {
         if let kept = pthread_getspecific(contextKey) { return OpaquePointer(kept) }
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("OpenSSL could not allocate a digest") }
-        pthread_setspecific(contextKey, UnsafeRawPointer(context))
+        // Kept, or a thread would make a context a hash and never free it.
+        precondition(pthread_setspecific(contextKey, UnsafeRawPointer(context)) == 0, "no thread-local digest context")
         return context
     }
 

@@ -74,5 +74,5 @@ public final class Grant: SignedLedgerRecord, Equatable {
 
 extension Grant {
     /// Two grants are equal when their objects are: every field is read from the object.
-    public static func == (left: Grant, right: Grant) -> Bool { left.json == right.json }
+    public static func == (left: Grant, right: Grant) -> Bool { left === right || left.json == right.json }
 }

@@ -47,5 +47,5 @@ public final class Redemption: Sendable, Equatable {
 
 extension Redemption {
     /// Two redemptions are equal when their objects are: every field is read from the object.
-    public static func == (left: Redemption, right: Redemption) -> Bool { left.json == right.json }
+    public static func == (left: Redemption, right: Redemption) -> Bool { left === right || left.json == right.json }
 }

@@ -152,5 +152,7 @@ public final class RevocationDetermination: SignedLedgerRecord {
 
 extension StatusAttempt {
     /// Two attempts are equal when their objects are: every field is read from the object.
-    public static func == (left: StatusAttempt, right: StatusAttempt) -> Bool { left.json == right.json }
+    public static func == (left: StatusAttempt, right: StatusAttempt) -> Bool {
+        left === right || left.json == right.json
+    }
 }

@@ -120,28 +120,52 @@ public enum LedgerLayout {
     /// ``locate(_:)`` for the paths in folders of numbered parts (a log entry, a batch's record): its bytes
     /// compared in place.
     private static func locate(folderPath path: UnsafeBufferPointer<UInt8>) -> (meaning: PathMeaning, batch: Int64?)? {
-        let parts = path.split(separator: 0x2F, omittingEmptySubsequences: false)
-        if parts.count == 4, parts[0].elementsEqual(logFolder.utf8) {
-            guard let sequence = number(parts[3].dropLast(5), digits: sequenceDigits), sequence >= 1,
-                parts[3].suffix(5).elementsEqual(".json".utf8),
-                parts[1].elementsEqual(parts[3].prefix(10)),
-                parts[2].elementsEqual(parts[3].dropFirst(10).prefix(3))
+        // The parts between slashes, found in place (no array of them): a log entry's path has four, a record's
+        // six, and a path with more is on no row of the whitelist.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 6) { bounds in
+            var count = 0
+            var start = 0
+            for index in path.indices where path[index] == 0x2F {
+                guard count < 5 else { return nil }
+                bounds[count] = start..<index
+                count += 1
+                start = index + 1
+            }
+            bounds[count] = start..<path.count
+            return locate(parts: count + 1) { path[bounds[$0]] }
+        }
+    }
+
+    /// ``locate(folderPath:)`` given the path's `count` parts, `parts(i)` the i-th.
+    private static func locate(parts count: Int, _ parts: (Int) -> Slice<UnsafeBufferPointer<UInt8>>) -> (
+        meaning: PathMeaning, batch: Int64?
+    )? {
+        if count == 4, parts(0).elementsEqual(logFolder.utf8) {
+            guard let sequence = number(parts(3).dropLast(5), digits: sequenceDigits), sequence >= 1,
+                parts(3).suffix(5).elementsEqual(".json".utf8),
+                parts(1).elementsEqual(parts(3).prefix(10)),
+                parts(2).elementsEqual(parts(3).dropFirst(10).prefix(3))
             else { return nil }
             return (.logEntry(sequence), nil)
         }
-        guard parts.count == 6, parts[0].elementsEqual(batchesFolder.utf8),
-            let batch = number(parts[2], digits: batchDigits), batch >= 1, batch <= maxBatch,
-            parts[1].elementsEqual(parts[2].prefix(7)),
-            let kind = StoredRecords.kinds.first(where: { parts[3].elementsEqual($0.folder.utf8) })
+        guard count == 6, parts(0).elementsEqual(batchesFolder.utf8),
+            let batch = number(parts(2), digits: batchDigits), batch >= 1, batch <= maxBatch,
+            parts(1).elementsEqual(parts(2).prefix(7)),
+            let kind = kindFolders.first(where: { parts(3).elementsEqual($0.folder) })?.kind
         else { return nil }
-        let name = parts[5]
+        let name = parts(5)
         let isSignature = kind == AuthorityManifest.self && name.suffix(4).elementsEqual(".sig".utf8)
         guard isSignature || name.suffix(5).elementsEqual(".json".utf8),
             let address = ContentAddress(hexBytes: name.prefix(64)),
             name.count == 64 + (isSignature ? 4 : 5),
-            parts[4].count == 1, parts[4].first == name.first
+            parts(4).count == 1, parts(4).first == name.first
         else { return nil }
         return (isSignature ? .manifestSignature(address) : .record(kind, address), batch)
+    }
+
+    /// Each kind's folder name as bytes, read once (every record path is matched against them).
+    private static let kindFolders: [(kind: any StoredRecord.Type, folder: [UInt8])] = StoredRecords.kinds.map {
+        ($0, Array($0.folder.utf8))
     }
 
     /// Exactly `digits` decimal digits, as a number.

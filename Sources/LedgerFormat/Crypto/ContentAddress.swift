@@ -19,14 +19,7 @@ public struct ContentAddress: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Parses 64 lowercase hex digits; nil for anything else.
     public init?(hex: String) {
-        guard let words = hex.utf8.withContiguousStorageIfAvailable({ Self.words(hex: $0) }) ?? Self.words(hex: hex)
-        else { return nil }
-        self.words = words
-    }
-
-    /// ``words(hex:)`` for a string whose bytes are not contiguous in memory.
-    private static func words(hex text: String) -> (UInt64, UInt64, UInt64, UInt64)? {
-        Array(text.utf8).withUnsafeBufferPointer { words(hex: $0) }
+        self.init(hexBytes: hex.utf8)
     }
 
     /// The address whose 32 bytes are these four big-endian words (a fast path for binary files).

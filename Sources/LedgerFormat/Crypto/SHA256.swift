@@ -18,9 +18,9 @@ public enum SHA256 {
         return md
     }()
 
-    /// One digest context a thread, kept for the thread's next hash: a context made and freed a hash was, with
-    /// the provider's state it allocates at each start, six allocations and two atomic reference counts of
-    /// the digest per record hashed. Freed when its thread ends.
+    /// One digest context a thread, kept for the thread's next hash: a context made and freed a hash cost two
+    /// allocations and three atomic reference counts of the digest (docs/DECISIONS.md, "SHA-256 runs on one
+    /// digest context a thread"). Freed when its thread ends.
     private static let contextKey: pthread_key_t = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { context in

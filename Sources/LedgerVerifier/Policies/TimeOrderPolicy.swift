@@ -13,9 +13,8 @@ public struct TimeOrderPolicy: LedgerPolicy {
         var failures: [PolicyFailure] = []
         if let reason = TimeWindow.commitViolation(window) { failures.append(failure(step, reason)) }
         for file in step.files {
-            guard case .success(let content) = file.content, let fields = content.timedFields, !fields.isEmpty
-            else { continue }
-            for reason in TimeWindow.violations(fields, in: window) {
+            guard case .success(let content) = file.content else { continue }
+            for reason in TimeWindow.violations(content.timedFields, in: window) {
                 failures.append(failure(step, path: file.path, record: content.recordName, reason))
             }
         }
@@ -24,12 +23,12 @@ public struct TimeOrderPolicy: LedgerPolicy {
 }
 
 extension FileContent {
-    /// The times the decoded record states that the window rule constrains (nil for a file that is no record).
-    var timedFields: [TimeWindow.Field]? {
+    /// The times the decoded record states that the window rule constrains (none for a file that is no record).
+    var timedFields: [TimeWindow.Field] {
         switch self {
         case .record(let record): record.timedFields
         case .entry(let value): value.timedFields
-        default: nil
+        default: []
         }
     }
 

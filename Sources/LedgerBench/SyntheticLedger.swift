@@ -171,6 +171,10 @@ struct SyntheticLedger {
             if result.commit != nil { stats.commits += 1 }
             lastHour = hour
         }
+        // The last pack merge, written beside the last batches, is part of appending them.
+        let mergeStart = Date()
+        appender.waitForPackMerges()
+        stats.appendSeconds += Date().timeIntervalSince(mergeStart)
         stats.seconds = Date().timeIntervalSince(start)
         appender.close()  // after the timing: a process appending batches saved at its exit before
         try writeTails(after: epoch.adding(seconds: Int64(lastHour + 1) * 3600))

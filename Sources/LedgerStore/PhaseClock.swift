@@ -3,8 +3,9 @@
 #endif
 
 /// Accumulated time per phase of a verification or an append, printed on stderr when `ONYM_LEDGER_TRACE` is
-/// set (how BENCHMARKS.md's profiles were taken). Silent and nearly free otherwise. The phases a trace prints
-/// do not overlap: each is timed by one clock.
+/// set (how BENCHMARKS.md's profiles were taken). Silent and nearly free otherwise. The phases one clock
+/// times do not overlap; a clock on another thread (a pack merge written beside the next batches) prints
+/// its lines among them.
 ///
 /// Each phase reports its wall time and the CPU time of the thread that timed it: on a shared machine the
 /// wall time of a phase includes the time its thread waited for a core, its CPU time does not.

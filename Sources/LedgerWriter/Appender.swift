@@ -32,6 +32,8 @@ public final class Appender {
     private(set) var records = RecordCache()
     /// Whether the state files are behind ``state``.
     private var unsaved = false
+    /// Pack merges written beside the next batches; waited for by ``close()`` and ``repack()``.
+    private let merges = BackgroundPackMerges()
     private var closed = false
 
     private init(path: String, gitDirectory: String, lock: WriterLock) {
@@ -62,10 +64,17 @@ public final class Appender {
     public func close() {
         guard !closed else { return }
         closed = true
+        merges.collect(gitDirectory: gitDirectory, wait: true)
         if unsaved, let state, let tip = state.previous {
             WriterStateFile.save(state, at: tip, gitDirectory: gitDirectory)
         }
         lock.release()
+    }
+
+    /// Waits for the pack merge being written beside the batches (docs/DECISIONS.md, "Packs merge beside the
+    /// next batches") and removes the packs it replaced; ``close()`` does as much.
+    public func waitForPackMerges() {
+        merges.collect(gitDirectory: gitDirectory, wait: true)
     }
 
     // MARK: - append
@@ -105,13 +114,16 @@ public final class Appender {
             unsaved = true
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             let housekeeping = PhaseClock()
-            _ = try? repository.consolidatePacks()
-            housekeeping.lap("merge packs")
-            housekeeping.report()
+            merges.collect(gitDirectory: gitDirectory)
             var result = Ledger.AppendResult(
                 commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             result.conductFindings = conduct
-            result.packHint = PackUsage.hint(gitDirectory: repository.gitDirectory)
+            // The packs are counted only when no merge is being written, whose pack would count its objects
+            // twice: an appender of one batch (the CLI's) always counts them; a long-lived one on a later batch.
+            result.packHint = merges.isWriting ? nil : PackUsage.hint(gitDirectory: repository.gitDirectory)
+            merges.start(gitDirectory: gitDirectory)
+            housekeeping.lap("merge packs")
+            housekeeping.report()
             return result
         }
     }
@@ -218,6 +230,7 @@ public final class Appender {
     /// lock is held); returns packs replaced.
     public func repack() throws(AppendError) -> Int {
         try writing { _ in
+            merges.collect(gitDirectory: gitDirectory, wait: true)
             let repository = try Repository.open(path)
             guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch)")

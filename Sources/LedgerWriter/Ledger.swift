@@ -22,7 +22,9 @@ public enum Ledger {
         /// Conduct findings the policies made about this batch's writes: logged all the same (the backend
         /// made those calls), reported as `verify` will report them.
         public var conductFindings: [PolicyFailure] = []
-        /// A suggestion to run `repack` (``PackUsage``), when the packs have grown enough.
+        /// A suggestion to run `repack` (``PackUsage``), when the packs have grown enough. Nil as well, in an
+        /// appender of several batches, after a batch that ended with a pack merge still being written (the
+        /// packs are counted after a later one).
         public var packHint: String?
 
         /// The `append --json` shape: {commit, counts, logSize, logHead, attempts, conductFindings[, hint]}.

@@ -119,90 +119,30 @@ extension Repository {
     /// pack not at least twice as large as all smaller packs together — are merged into one with
     /// ``PackWriter``, then removed. Each object is rewritten O(log n) times over a ledger's life,
     /// and lookups stay fast (libgit2 searches every pack index for every object).
+    /// The same merge in steps, its writing on another thread, is ``PackMerge``.
     /// - Returns: how many packs were merged (0 when none needed it).
     @discardableResult
     public func consolidatePacks() throws(GitError) -> Int {
-        let directory = gitDirectory + "objects/pack/"
-        // Sizes from the index headers (1 KiB each): the ids of the big packs, millions at 10^6 entries,
-        // are never read when only small packs merge.
-        var packs = Self.packNames(in: directory).compactMap { name -> (name: String, count: Int)? in
-            guard let count = PackEntries.count(inIndex: directory + name + ".idx") else { return nil }
-            return (name, count)
+        guard let merge = PackMerge.planned(gitDirectory: gitDirectory), let written = try merge.write() else {
+            return 0
         }
-        guard packs.count > Self.packLimit else { return 0 }
-        packs.sort { $0.count < $1.count }
-        var total = 0
-        var merge = 0
-        while merge < packs.count, merge < 2 || packs[merge].count < 2 * total {
-            total += packs[merge].count
-            merge += 1
-        }
-        guard merge >= 2 else { return 0 }
+        merge.removeMerged(keeping: written)
         var odb: OpaquePointer?
         try GitError.check(git_repository_odb(&odb, pointer))
         defer { git_odb_free(odb) }
-        // Oldest pack first, each in its own order: the merged pack keeps the objects in the order they were
-        // written — a commit's trees and blobs side by side — so a reader walking history reads it front to
-        // back. (In id order, every commit's objects were spread over the whole pack: a full verify at 10^6
-        // entries touched all of a 640 MB pack and kept it resident.)
-        let merged = packs[..<merge].compactMap { pack -> (name: String, at: (seconds: Int, nanoseconds: Int))? in
-            guard let at = Self.writtenAt(directory + pack.name + ".pack") else { return nil }
-            return (pack.name, at)
-        }.sorted { $0.at < $1.at }
-        guard merged.count == merge else { return 0 }
-        // An object several packs hold is written once, from the oldest; the merged index's order comes from
-        // the packs' indexes, already in id order.
-        var listings: [(name: String, entries: PackEntries)] = []
-        for pack in merged {
-            guard let entries = PackEntries(pack.name, in: directory) else { return 0 }
-            listings.append((pack.name, entries))
-        }
-        guard let order = PackMergeOrder(listings.map(\.entries.ids)) else { return 0 }
-        // Each entry copied as its pack stores it once its CRC matches the index's; an entry stored as a
-        // delta (from `repack`) is read whole and deflated again, since its base may not sit where it did.
-        let written: String
-        do throws(PackWriter.PackError) {
-            let writer = try PackWriter(directory: directory, count: order.count)
-            var indexOrder = [UInt32](repeating: 0, count: order.count)
-            var added: UInt32 = 0
-            for (number, listing) in listings.enumerated() {
-                let ranks = order.ranks[number]
-                let entries = listing.entries
-                try entries.forEachEntry(in: directory + listing.name + ".pack") {
-                    (position, bytes) throws(PackWriter.PackError) in
-                    let rank = ranks[position]
-                    guard rank != PackMergeOrder.dropped else { return }
-                    let id = entries.ids[position]
-                    guard PackWriter.crc(bytes) == entries.crcs[position] else {
-                        throw PackWriter.PackError(
-                            description: "\(listing.name).pack: object \(id) does not match its index's CRC")
-                    }
-                    let type = (bytes[0] >> 4) & 0x07
-                    if (1...4).contains(type) {
-                        try writer.addEntry(id, bytes, crc: entries.crcs[position])
-                    } else {
-                        guard let object = try? Self.object(id.objectID, in: odb) else {
-                            throw PackWriter.PackError(description: "object \(id) could not be read")
-                        }
-                        try writer.add(object)
-                    }
-                    indexOrder[Int(rank)] = added
-                    added += 1
-                }
-            }
-            written = try writer.finish(indexOrder: indexOrder)
-        } catch {
-            throw GitError.fail(error.description)
-        }
-        for pack in packs[..<merge] where pack.name != written {
-            unlink(directory + pack.name + ".idx")
-            unlink(directory + pack.name + ".pack")
-        }
         try GitError.check(git_odb_refresh(odb))
-        return merge
+        return merge.packs.count
     }
 
     /// One object read whole from the object database, for a pack.
+    func object(_ id: ObjectID) throws(GitError) -> PackWriter.Object {
+        var odb: OpaquePointer?
+        try GitError.check(git_repository_odb(&odb, pointer))
+        defer { git_odb_free(odb) }
+        return try Self.object(id, in: odb)
+    }
+
+    /// One object read whole from `odb`, for a pack.
     static func object(_ id: ObjectID, in odb: OpaquePointer?) throws(GitError) -> PackWriter.Object {
         var object: OpaquePointer?
         var oid = id.raw

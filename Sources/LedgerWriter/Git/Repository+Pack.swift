@@ -119,7 +119,7 @@ extension Repository {
     /// pack not at least twice as large as all smaller packs together — are merged into one with
     /// ``PackWriter``, then removed. Each object is rewritten O(log n) times over a ledger's life,
     /// and lookups stay fast (libgit2 searches every pack index for every object).
-    /// The same merge in steps, its writing on another thread, is ``PackMerge``.
+    /// The same merge in steps, its writing on another thread, is `PackMerge`.
     /// - Returns: how many packs were merged (0 when none needed it).
     @discardableResult
     public func consolidatePacks() throws(GitError) -> Int {

@@ -46,10 +46,14 @@ public final class Appender {
 
     /// Opens the ledger at `path` for writing: refuses a repository with a work tree before anything is
     /// written (docs/DECISIONS.md "Bare repositories only"), then takes the writer lock — waiting for a live
-    /// writer up to the timeout, and naming it after that.
+    /// writer up to the timeout, and naming it after that — and removes what a killed writer left half
+    /// written in the pack folder (`PackWriter.removeAbandoned(in:)`).
     public static func open(_ path: String) throws(AppendError) -> Appender {
         let directory = try Ledger.bareGitDirectory(path)
-        return Appender(path: path, gitDirectory: directory, lock: try WriterLock.acquire(gitDirectory: directory))
+        let lock = try WriterLock.acquire(gitDirectory: directory)
+        // Under the lock: a pack or index half written by a writer killed since is nobody's.
+        PackWriter.removeAbandoned(in: directory + (directory.hasSuffix("/") ? "" : "/") + "objects/pack/")
+        return Appender(path: path, gitDirectory: directory, lock: lock)
     }
 
     /// Opens the ledger at `path`, runs `body` with the appender, and closes it whatever `body` does.

@@ -127,3 +127,34 @@ private final class ReleaseFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
 }
+
+/// A writer killed while writing a pack or its index leaves a temporary file carrying its pid; the next
+/// appender, holding the writer lock, removes those whose process is gone and leaves the rest.
+@Suite("Packs half written by a killed writer")
+struct AbandonedPackTests {
+    @Test func theNextAppenderRemovesTheTemporaryFilesOfWritersThatAreGone() throws {
+        let scenario = LedgerScenario()
+        let folder = scenario.ledger + "/objects/pack/"
+        // A process that has exited: its pid names no process until it is reused.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier
+        let alive = Int32(1)  // init lives as long as the machine
+        let abandoned = ["pack-\(dead)-77.pack.tmp", "pack-\(String(repeating: "ab", count: 20)).idx.\(dead).tmp"]
+        let kept = [
+            "pack-\(alive)-78.pack.tmp", "pack-\(getpid())-79.pack.tmp", "pack-cd.idx.tmp", "notes.tmp",
+            "pack-x\(dead)-80.pack.tmp",
+        ]
+        for name in abandoned + kept {
+            #expect(FileManager.default.createFile(atPath: folder + name, contents: Data("partial".utf8)))
+        }
+        let appender = try Appender.open(scenario.ledger)
+        appender.close()
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") })
+        #expect(left == Set(kept), "left: \(left.sorted())")
+        let fsck = runProcess("git", ["-C", scenario.ledger, "fsck", "--full"])
+        #expect(fsck.status == 0, "\(fsck.stderr)")
+    }
+}

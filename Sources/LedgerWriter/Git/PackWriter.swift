@@ -241,9 +241,10 @@ final class PackWriter {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
-    /// temp → write → fsync → rename (read-only, as git makes pack files).
+    /// temp → write → fsync → rename (read-only, as git makes pack files). The temporary name carries the
+    /// writer's pid, as the pack's does (``removeAbandoned(in:)``).
     private static func writeDurably(_ bytes: [UInt8], to path: String) throws(PackError) {
-        let temporary = path + ".tmp"
+        let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o444)
         guard fd >= 0 else { throw PackError(description: "\(temporary): open failed (errno \(errno))") }
         var written = 0
@@ -267,6 +268,40 @@ final class PackWriter {
             unlink(temporary)
             throw PackError(description: "\(path): rename failed (errno \(errno))")
         }
+    }
+}
+
+extension PackWriter {
+    /// Removes the temporary files of packs and indexes whose writer is gone — killed while writing, as a
+    /// pack's `.pack.tmp` (`pack-<pid>-<n>.pack.tmp`) or its index's (`pack-<id>.idx.<pid>.tmp`) — from `directory`
+    /// (a repository's `objects/pack/`). Run by an appender holding the writer lock, so no other writer of
+    /// the ledger is writing one; a file whose process lives, or of this process, is left.
+    /// - Returns: how many files were removed.
+    @discardableResult
+    static func removeAbandoned(in directory: String) -> Int {
+        var removed = 0
+        for name in PackFolder.names(in: directory, endingIn: ".tmp") where name.hasPrefix("pack-") {
+            guard let pid = writer(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            if unlink(directory + name + ".tmp") == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The pid a temporary name (without `.tmp`) carries: `pack-<pid>-<n>.pack` or `pack-<id>.idx.<pid>`.
+    static func writer(ofTemporary name: String) -> pid_t? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let digits: Substring
+        if parts.count == 2, parts[1] == "pack" {
+            digits = parts[0].dropFirst("pack-".count).prefix { $0 != "-" }
+        } else if parts.count == 3, parts[1] == "idx" {
+            digits = parts[2]
+        } else {
+            return nil
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
+        return pid
     }
 }
 

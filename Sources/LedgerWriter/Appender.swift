@@ -51,7 +51,7 @@ public final class Appender {
     public static func open(_ path: String) throws(AppendError) -> Appender {
         let directory = try Ledger.bareGitDirectory(path)
         let lock = try WriterLock.acquire(gitDirectory: directory)
-        // Under the lock: a pack or index half written by a writer killed since is nobody's.
+        // Under the lock: a pack or index half written by a writer since killed is nobody's (told by its pid).
         PackWriter.removeAbandoned(in: directory + (directory.hasSuffix("/") ? "" : "/") + "objects/pack/")
         return Appender(path: path, gitDirectory: directory, lock: lock)
     }

@@ -145,7 +145,7 @@ struct AbandonedPackTests {
         let abandoned = ["pack-\(dead)-77.pack.tmp", "pack-\(String(repeating: "ab", count: 20)).idx.\(dead).tmp"]
         let kept = [
             "pack-\(alive)-78.pack.tmp", "pack-\(getpid())-79.pack.tmp", "pack-cd.idx.tmp", "notes.tmp",
-            "pack-x\(dead)-80.pack.tmp",
+            "pack-x\(dead)-80.pack.tmp", "pack-+\(dead)-81.pack.tmp", "pack-ef.idx.\(alive).tmp",
         ]
         for name in abandoned + kept {
             #expect(FileManager.default.createFile(atPath: folder + name, contents: Data("partial".utf8)))

@@ -273,9 +273,11 @@ final class PackWriter {
 
 extension PackWriter {
     /// Removes the temporary files of packs and indexes whose writer is gone — killed while writing, as a
-    /// pack's `.pack.tmp` (`pack-<pid>-<n>.pack.tmp`) or its index's (`pack-<id>.idx.<pid>.tmp`) — from `directory`
-    /// (a repository's `objects/pack/`). Run by an appender holding the writer lock, so no other writer of
-    /// the ledger is writing one; a file whose process lives, or of this process, is left.
+    /// pack's `.pack.tmp` (`pack-<pid>-<n>.pack.tmp`) or its index's (`pack-<id>.idx.<pid>.tmp`) — from
+    /// `directory` (a repository's `objects/pack/`). Run by an appender holding the writer lock, so no writer
+    /// that takes the lock is writing one; `init`, which writes its first pack without the lock, is told by
+    /// its pid, which holds within one pid namespace (a writer in another container sharing the folder is
+    /// not seen). A file whose process lives, or of this process, is left.
     /// - Returns: how many files were removed.
     @discardableResult
     static func removeAbandoned(in directory: String) -> Int {
@@ -300,7 +302,9 @@ extension PackWriter {
         } else {
             return nil
         }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let pid = pid_t(digits), pid > 0 else {
+            return nil
+        }
         return pid
     }
 }

@@ -111,6 +111,11 @@ struct PackMerge: Sendable {
             guard utimensat(AT_FDCWD, directory + name + ".pack", times, 0) == 0 else {
                 throw PackWriter.PackError(description: "\(name).pack: its date could not be set (errno \(errno))")
             }
+            // The merged pack's names durable before the packs it replaces are removed (`removeMerged`): a
+            // crash between the two must not keep the removals and lose the renames.
+            guard PackWriter.syncFolder(directory) else {
+                throw PackWriter.PackError(description: "\(directory): the folder could not be synced")
+            }
             return name
         } catch {
             throw GitError.fail(error.description)

@@ -272,6 +272,16 @@ final class PackWriter {
 }
 
 extension PackWriter {
+    /// Makes the names a pack folder holds durable (its new packs' renames, before anything relies on them).
+    /// - Returns: whether the folder was opened and synced.
+    @discardableResult
+    static func syncFolder(_ directory: String) -> Bool {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+
     /// Removes the temporary files of packs and indexes whose writer is gone — killed while writing, as a
     /// pack's `.pack.tmp` (`pack-<pid>-<n>.pack.tmp`) or its index's (`pack-<id>.idx.<pid>.tmp`) — from
     /// `directory` (a repository's `objects/pack/`). Run by an appender holding the writer lock, so no writer

@@ -84,11 +84,7 @@ extension Repository {
         } catch {
             throw GitError.fail(error.description)
         }
-        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        PackWriter.syncFolder(directory)
         try GitError.check(git_odb_refresh(odb))
     }
 

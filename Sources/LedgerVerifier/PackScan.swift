@@ -21,7 +21,7 @@ enum PackScan {
     /// of local state), the clean packs are remembered and — unless `rescan` (`--full`) — packs scanned
     /// clean before are skipped.
     static func findings(gitDirectory: String, memory: String? = nil, rescan: Bool = false) -> [PolicyFailure] {
-        let folder = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/"
+        let folder = PackFolder.path(gitDirectory: gitDirectory)
         let names = PackFolder.names(in: folder, endingIn: ".pack")
         let started = FileIdentity.now()
         let memoryFile = memory.map { $0 + "/" + SHA256.hash(Array(folder.utf8)).hex }

@@ -52,7 +52,7 @@ public final class Appender {
         let directory = try Ledger.bareGitDirectory(path)
         let lock = try WriterLock.acquire(gitDirectory: directory)
         // Under the lock: a pack or index half written by a writer since killed is nobody's (told by its pid).
-        PackWriter.removeAbandoned(in: directory + (directory.hasSuffix("/") ? "" : "/") + "objects/pack/")
+        PackWriter.removeAbandoned(in: PackFolder.path(gitDirectory: directory))
         return Appender(path: path, gitDirectory: directory, lock: lock)
     }
 
@@ -68,7 +68,7 @@ public final class Appender {
     public func close() {
         guard !closed else { return }
         closed = true
-        merges.collect(gitDirectory: gitDirectory, wait: true)
+        merges.collect(wait: true)
         if unsaved, let state, let tip = state.previous {
             WriterStateFile.save(state, at: tip, gitDirectory: gitDirectory)
         }
@@ -78,7 +78,7 @@ public final class Appender {
     /// Waits for the pack merge being written beside the batches (docs/DECISIONS.md, "Packs merge beside the
     /// next batches") and removes the packs it replaced; ``close()`` does as much.
     public func waitForPackMerges() {
-        merges.collect(gitDirectory: gitDirectory, wait: true)
+        merges.collect(wait: true)
     }
 
     // MARK: - append
@@ -118,7 +118,7 @@ public final class Appender {
             unsaved = true
             // After the commit is published: merging packs is housekeeping, never part of the append's safety.
             let housekeeping = PhaseClock()
-            merges.collect(gitDirectory: gitDirectory)
+            merges.collect()
             var result = Ledger.AppendResult(
                 commit: commit, counts: plan.counts, trailers: plan.trailers, attempts: attempt)
             result.conductFindings = conduct
@@ -234,7 +234,7 @@ public final class Appender {
     /// lock is held); returns packs replaced.
     public func repack() throws(AppendError) -> Int {
         try writing { _ in
-            merges.collect(gitDirectory: gitDirectory, wait: true)
+            merges.collect(wait: true)
             let repository = try Repository.open(path)
             guard let tip = try repository.referenceTarget(LedgerLayout.branch) else {
                 throw AppendError(source: path, rule: "ledger.empty", reason: "no \(LedgerLayout.branch)")

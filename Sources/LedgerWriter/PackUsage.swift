@@ -40,7 +40,7 @@ public enum PackUsage {
 
     /// The total size of the ledger's packs (those with an index, as git counts them).
     static func packBytes(gitDirectory: String) -> Int {
-        let directory = folder(gitDirectory) + "objects/pack/"
+        let directory = PackFolder.path(gitDirectory: gitDirectory)
         return Repository.packNames(in: directory).reduce(0) { total, name in
             var info = stat()
             return stat(directory + name + ".pack", &info) == 0 ? total + Int(info.st_size) : total

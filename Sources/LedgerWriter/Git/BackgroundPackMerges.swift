@@ -36,13 +36,11 @@ final class BackgroundPackMerges {
     var isWriting: Bool { job != nil }
 
     /// Removes the packs a finished merge replaced. With `wait`, waits for the merge being written first; else
-    /// leaves one that is not finished to finish, unless more than ``waitBeyond`` packs are in `gitDirectory`.
-    func collect(gitDirectory: String, wait: Bool = false) {
+    /// leaves one that is not finished to finish, unless more than ``waitBeyond`` packs are in its folder.
+    func collect(wait: Bool = false) {
         guard let job else { return }
         if !wait, job.done.wait(timeout: .now()) != .success {
-            let packs = Repository.packNames(
-                in: gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/")
-            guard packs.count > Self.waitBeyond else { return }
+            guard Repository.packNames(in: job.merge.directory).count > Self.waitBeyond else { return }
         }
         job.done.wait()
         if let written = job.written { job.merge.removeMerged(keeping: written) }

@@ -26,7 +26,7 @@ struct PackMerge: Sendable {
     /// exist, the smallest ones — every pack not at least twice as large as all smaller packs together.
     /// Nil when no merge is needed, or a pack's date could not be read.
     static func planned(gitDirectory: String) -> PackMerge? {
-        let directory = gitDirectory + (gitDirectory.hasSuffix("/") ? "" : "/") + "objects/pack/"
+        let directory = PackFolder.path(gitDirectory: gitDirectory)
         // Sizes from the index headers (1 KiB each): the ids of the big packs, millions at 10^6 entries,
         // are never read when only small packs merge.
         var packs = Repository.packNames(in: directory).compactMap { name -> (name: String, count: Int)? in

@@ -33,7 +33,7 @@ extension Repository {
     /// - Returns: how many pack files were replaced.
     @discardableResult
     public func repackAll(tip: ObjectID) throws(GitError) -> Int {
-        let packDirectory = gitDirectory + "objects/pack/"
+        let packDirectory = PackFolder.path(gitDirectory: gitDirectory)
         let before = Self.packNames(in: packDirectory)
         var walk: OpaquePointer?
         try GitError.check(git_revwalk_new(&walk, pointer))
@@ -78,7 +78,7 @@ extension Repository {
         var objects: [PackWriter.Object] = []
         objects.reserveCapacity(ids.count)
         for id in ids { objects.append(try Self.object(id, in: odb)) }
-        let directory = gitDirectory + "objects/pack/"
+        let directory = PackFolder.path(gitDirectory: gitDirectory)
         do {
             _ = try PackWriter.write(objects, into: directory)
         } catch {
